@@ -1,0 +1,44 @@
+import type { z } from "zod";
+import type { ImageBlock, TextBlock } from "../llm/types.js";
+
+/** Progress a running tool reports (e.g. command output as it arrives). */
+export type ToolProgress = { type: "output"; text: string };
+
+/** What a tool may ask of the task it runs in. Handlers never touch UI code directly. */
+export interface ToolContext {
+  readonly taskId: string;
+  readonly callId: string;
+  /** Aborted when the person aborts the task; tools must stop promptly. */
+  readonly signal: AbortSignal;
+  onProgress(progress: ToolProgress): void;
+  /** Asks the person a question; resolves with their answer text. */
+  askUser(question: string, options?: string[]): Promise<string>;
+}
+
+/**
+ * The result of one tool call. `content` is what the model sees; `details` is typed data for
+ * hosts. `isError` marks a failure the model can recover from. `completion` ends the task.
+ */
+export interface ToolResult<D = unknown> {
+  content: string | Array<TextBlock | ImageBlock>;
+  details?: D;
+  isError?: boolean;
+  completion?: { result: string };
+}
+
+/**
+ * A tool: its schema (the single declaration of its input, from which the JSON Schema sent
+ * to models is generated), whether it changes anything, and its handler.
+ * Contract: `execute` may throw; the executor turns a throw into an error result.
+ */
+export interface ToolHandler<I = any, D = unknown> {
+  readonly name: string;
+  /** Model-facing description. */
+  readonly description: string;
+  readonly inputSchema: z.ZodType<I>;
+  /** True when a call changes files, processes or anything outside Bowline. When unsure: true. */
+  readonly mutates: boolean;
+  /** One line for hosts, e.g. `read_file src/a.ts`. */
+  summarize(input: I): string;
+  execute(input: I, ctx: ToolContext): Promise<ToolResult<D>>;
+}

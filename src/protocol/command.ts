@@ -1,0 +1,22 @@
+import { z } from "zod";
+
+/** Commands a host sends to the core. Each names the event that answers it. */
+export const CommandSchema = z.discriminatedUnion("type", [
+  /** Starts a new task. Answered by `state` (running) then `ui_message_added` (say: task). */
+  z.object({ type: z.literal("start_task"), text: z.string() }),
+  /** Adds a user message to the running or finished task. Answered by `ui_message_added` (say: user_message). */
+  z.object({ type: z.literal("send_message"), text: z.string() }),
+  /**
+   * Answers an open ask. `approve`/`deny` for tool approvals, `message` for follow-up questions
+   * (with `text`). Answered by `ui_message_updated` of the ask's tool message, or the next turn.
+   */
+  z.object({
+    type: z.literal("answer"),
+    askId: z.string(),
+    response: z.enum(["approve", "deny", "message"]),
+    text: z.string().optional(),
+  }),
+  /** Stops the stream and any running tool. Answered by `state` (aborted). */
+  z.object({ type: z.literal("abort") }),
+]);
+export type Command = z.infer<typeof CommandSchema>;

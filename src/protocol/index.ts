@@ -1,0 +1,3 @@
+export * from "./command.js";
+export * from "./event.js";
+export * from "./ui-message.js";

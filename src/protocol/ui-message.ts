@@ -1,0 +1,77 @@
+import { z } from "zod";
+
+/** Token usage of one model request, or the running total of a task. */
+export const UsageSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadTokens: z.number(),
+  cacheWriteTokens: z.number(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+export const ToolStatusSchema = z.enum(["pending", "running", "done", "error", "denied"]);
+export type ToolStatus = z.infer<typeof ToolStatusSchema>;
+
+/** Things Bowline tells the person. Each kind has its own typed payload. */
+export const SaySchema = z.discriminatedUnion("say", [
+  z.object({ say: z.literal("task"), text: z.string() }),
+  z.object({ say: z.literal("user_message"), text: z.string() }),
+  z.object({ say: z.literal("text"), text: z.string() }),
+  z.object({ say: z.literal("reasoning"), text: z.string() }),
+  z.object({
+    say: z.literal("tool"),
+    tool: z.string(),
+    callId: z.string(),
+    /** One line a host can show collapsed, e.g. `read_file src/a.ts:1-40`. */
+    summary: z.string(),
+    input: z.unknown(),
+    status: ToolStatusSchema,
+    /** Text the model saw as the result (possibly shortened for display). */
+    output: z.string().optional(),
+    /** Typed display data from the tool (diffs, exit codes, ...). */
+    details: z.unknown().optional(),
+  }),
+  z.object({
+    say: z.literal("api_request"),
+    index: z.number(),
+    usage: UsageSchema.optional(),
+    durationMs: z.number().optional(),
+  }),
+  z.object({ say: z.literal("notice"), text: z.string() }),
+  z.object({ say: z.literal("error"), message: z.string(), code: z.string().optional() }),
+  z.object({ say: z.literal("completion_result"), text: z.string() }),
+]);
+export type Say = z.infer<typeof SaySchema>;
+
+/** Things Bowline asks the person; answered with the `answer` command. */
+export const AskSchema = z.discriminatedUnion("ask", [
+  z.object({
+    ask: z.literal("tool_approval"),
+    tool: z.string(),
+    callId: z.string(),
+    summary: z.string(),
+    input: z.unknown(),
+  }),
+  z.object({
+    ask: z.literal("followup"),
+    question: z.string(),
+    options: z.array(z.string()).optional(),
+  }),
+  z.object({ ask: z.literal("mistake_limit"), message: z.string() }),
+]);
+export type Ask = z.infer<typeof AskSchema>;
+
+const UiMessageBase = z.object({
+  id: z.string(),
+  ts: z.number(),
+  /** True while the message is still streaming. */
+  partial: z.boolean().optional(),
+});
+
+export const UiMessageSchema = z.union([
+  UiMessageBase.extend({ type: z.literal("say"), payload: SaySchema }),
+  UiMessageBase.extend({ type: z.literal("ask"), payload: AskSchema }),
+]);
+export type UiMessage = z.infer<typeof UiMessageSchema>;
+export type SayMessage = Extract<UiMessage, { type: "say" }>;
+export type AskMessage = Extract<UiMessage, { type: "ask" }>;
