@@ -40,6 +40,10 @@ export interface LlmRequest {
   temperature?: number;
 }
 
+/**
+ * Tokens of one reply. `inputTokens` counts only input that was neither read from nor written
+ * to the prompt cache, so the four numbers add up to the whole request and reply.
+ */
 export interface LlmUsage {
   inputTokens: number;
   outputTokens: number;
@@ -56,7 +60,11 @@ export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "aborted" | "o
  */
 export type LlmEvent =
   | { type: "text_delta"; text: string }
-  | { type: "reasoning_delta"; text: string }
+  /**
+   * `signature` (Anthropic) arrives once at the end of a reasoning block; keep it with the block's
+   * text so the block can be sent back in later requests.
+   */
+  | { type: "reasoning_delta"; text: string; signature?: string }
   | { type: "tool_call_start"; id: string; name: string }
   | { type: "tool_call_delta"; id: string; argumentsDelta: string }
   | { type: "tool_call_end"; id: string; name: string; input: unknown; rawArguments: string; parseError?: string }
@@ -72,6 +80,10 @@ export interface ModelConfig {
   apiKey: string;
   baseUrl?: string;
   maxOutputTokens?: number;
+  /** Retries the SDK makes before the first byte of a reply arrives (default 2). */
+  maxRetries?: number;
+  /** How long one HTTP attempt may take, in milliseconds (default: the SDK's 10 minutes). */
+  timeoutMs?: number;
 }
 
 /**

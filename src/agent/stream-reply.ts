@@ -1,0 +1,93 @@
+import type { ContentBlock, LlmEvent, LlmUsage, StopReason } from "../llm/types.js";
+import type { Say, UiMessage } from "../protocol/index.js";
+import type { ToolCallRequest } from "./tool-executor.js";
+import type { UiMessageLog } from "./ui-messages.js";
+
+/** A streamed assistant reply, assembled. */
+export interface AssistantReply {
+  content: ContentBlock[];
+  toolCalls: ToolCallRequest[];
+  usage?: LlmUsage;
+  stopReason: StopReason;
+  error?: { message: string; retryable: boolean; status?: number };
+  /** True when any text, reasoning or tool call arrived before the stream ended. */
+  receivedAnything: boolean;
+}
+
+const UPDATE_INTERVAL_MS = 40;
+
+/**
+ * Consumes one model stream, showing text and reasoning as they grow (updates coalesced to
+ * one per interval) and collecting complete tool calls. Never throws.
+ */
+export async function streamReply(events: AsyncIterable<LlmEvent>, ui: UiMessageLog): Promise<AssistantReply> {
+  const reply: AssistantReply = { content: [], toolCalls: [], stopReason: "other", receivedAnything: false };
+  let live: { kind: "text" | "reasoning"; text: string; message: UiMessage; emittedAt: number } | undefined;
+
+  const finishLive = () => {
+    if (!live) return;
+    ui.update(live.message, { say: live.kind, text: live.text } as Say, false);
+    if (live.kind === "text") reply.content.push({ type: "text", text: live.text });
+    else reply.content.push({ type: "reasoning", text: live.text });
+    live = undefined;
+  };
+  const grow = (kind: "text" | "reasoning", delta: string) => {
+    reply.receivedAnything = true;
+    if (live && live.kind !== kind) finishLive();
+    if (!live) {
+      const message = ui.say({ say: kind, text: delta }, true);
+      live = { kind, text: delta, message, emittedAt: Date.now() };
+      return;
+    }
+    live.text += delta;
+    const now = Date.now();
+    if (now - live.emittedAt >= UPDATE_INTERVAL_MS) {
+      live.message = ui.update(live.message, { say: kind, text: live.text }, true);
+      live.emittedAt = now;
+    }
+  };
+
+  try {
+    for await (const event of events) {
+      switch (event.type) {
+        case "text_delta":
+          grow("text", event.text);
+          break;
+        case "reasoning_delta":
+          grow("reasoning", event.text);
+          break;
+        case "tool_call_start":
+          reply.receivedAnything = true;
+          finishLive();
+          break;
+        case "tool_call_delta":
+          break;
+        case "tool_call_end":
+          reply.receivedAnything = true;
+          finishLive();
+          reply.toolCalls.push({
+            id: event.id,
+            name: event.name,
+            input: event.input,
+            parseError: event.parseError,
+          });
+          reply.content.push({ type: "tool_call", id: event.id, name: event.name, input: event.input ?? {} });
+          break;
+        case "usage":
+          reply.usage = event.usage;
+          break;
+        case "done":
+          reply.stopReason = event.stopReason;
+          break;
+        case "error":
+          reply.error = { message: event.message, retryable: event.retryable, status: event.status };
+          break;
+      }
+    }
+  } catch (error) {
+    // Adapters must not throw; if one does, treat it as a failed turn rather than crash.
+    reply.error = { message: error instanceof Error ? error.message : String(error), retryable: false };
+  }
+  finishLive();
+  return reply;
+}

@@ -1,0 +1,21 @@
+/** Texts the loop sends to the model on its own behalf. */
+
+export const noToolsUsed = (): string =>
+  [
+    "[ERROR] Your previous response did not call a tool.",
+    "Every response must call exactly the tool that moves the task forward.",
+    "- If the task is complete, call attempt_completion with the result.",
+    "- If you need information only the user can give, call ask_followup_question.",
+    "- Otherwise, carry on with the next step using a tool.",
+    "(This is an automated message; do not answer it conversationally.)",
+  ].join("\n");
+
+export const userUnavailable = (): string =>
+  "The user is not available to answer (this is a non-interactive run). Make the most reasonable assumption, say which one you made, and continue.";
+
+export const mistakeFeedback = (feedback: string): string =>
+  `You seem to be having trouble proceeding. The user has provided the following feedback to help guide you:\n<feedback>\n${feedback}\n</feedback>`;
+
+export const interruptedByUser = "[Response interrupted by user]";
+
+export const skippedAfterCompletion = "Not run: the task was completed by an earlier call in the same response.";

@@ -1,0 +1,262 @@
+import type { ContentBlock, LlmMessage, LlmUsage, ModelClient, ToolResultBlock } from "../llm/types.js";
+import type { Ask, ErrorCode, Event, TaskStatus } from "../protocol/index.js";
+import type { ApprovalAnswer, ApprovalPolicy } from "./approval.js";
+import type { SessionJournal } from "./journal.js";
+import { type AssistantReply, streamReply } from "./stream-reply.js";
+import type { ToolHandler } from "./tool.js";
+import { toLlmToolDefinitions } from "./tool-definitions.js";
+import { createToolExecutor, type ToolCallRequest } from "./tool-executor.js";
+import * as prompts from "./task-prompts.js";
+import { createUiMessageLog, type UiMessageLog } from "./ui-messages.js";
+
+export interface TaskOptions {
+  taskId: string;
+  model: ModelClient;
+  tools: readonly ToolHandler[];
+  systemPrompt: string;
+  policy: ApprovalPolicy;
+  emit(event: Event): void;
+  journal?: SessionJournal;
+  /** When false, nobody answers asks: follow-up questions get a canned answer and the mistake limit fails the task. */
+  interactive: boolean;
+  maxConsecutiveMistakes?: number;
+  /** Retries of a failed request (retryable errors only), with exponential back-off. */
+  retry?: { attempts: number; baseDelayMs: number };
+}
+
+export type TaskOutcome =
+  | { status: "completed"; result: string }
+  | { status: "failed"; code: ErrorCode; message: string }
+  | { status: "aborted" };
+
+export type AskAnswer = { response: "approve" | "deny" | "message"; text?: string };
+
+const ZERO_USAGE: LlmUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+/**
+ * One task: the agent loop. A loop, not recursion: each turn sends the history, streams the
+ * reply, runs its tool calls and appends the results, until attempt_completion, abort, the
+ * mistake limit or a provider failure ends it.
+ */
+export function createTask(options: TaskOptions) {
+  const maxMistakes = options.maxConsecutiveMistakes ?? 3;
+  const retry = options.retry ?? { attempts: 2, baseDelayMs: 1000 };
+  const history: LlmMessage[] = [];
+  const ui: UiMessageLog = createUiMessageLog(options.emit, options.journal);
+  const toolDefinitions = toLlmToolDefinitions(options.tools);
+  const pendingAsks = new Map<string, (answer: AskAnswer) => void>();
+  const controller = new AbortController();
+  const usage: LlmUsage = { ...ZERO_USAGE };
+  let status: TaskStatus = "idle";
+  let turns = 0;
+  let mistakes = 0;
+  let lastMistake = "";
+
+  const setStatus = (next: TaskStatus) => {
+    status = next;
+    options.emit({ type: "state", taskId: options.taskId, status, usage: { ...usage }, model: options.model.config.model });
+  };
+
+  const appendHistory = (message: LlmMessage) => {
+    history.push(message);
+    options.journal?.appendApi(message);
+  };
+
+  const ask = (payload: Ask): Promise<AskAnswer> => {
+    const message = ui.ask(payload);
+    setStatus("waiting");
+    return new Promise((resolve) => {
+      pendingAsks.set(message.id, (answer) => {
+        pendingAsks.delete(message.id);
+        setStatus("running");
+        resolve(answer);
+      });
+    });
+  };
+
+  const requestApproval = async (tool: ToolHandler, input: unknown, callId: string): Promise<ApprovalAnswer> => {
+    if (!options.interactive) return { approved: false };
+    const answer = await ask({ ask: "tool_approval", tool: tool.name, callId, summary: tool.summarize(input), input });
+    if (answer.response === "approve") return { approved: true };
+    return { approved: false, feedback: answer.text };
+  };
+
+  const askUser = async (question: string, choices?: string[]): Promise<string> => {
+    if (!options.interactive) return prompts.userUnavailable();
+    const answer = await ask({ ask: "followup", question, options: choices });
+    return answer.text ?? answer.response;
+  };
+
+  const executor = createToolExecutor({
+    taskId: options.taskId,
+    tools: options.tools,
+    policy: options.policy,
+    ui,
+    signal: controller.signal,
+    requestApproval,
+    askUser,
+  });
+
+  async function requestReply(): Promise<AssistantReply> {
+    for (let attempt = 0; ; attempt++) {
+      const started = Date.now();
+      const row = ui.say({ say: "api_request", index: turns }, true);
+      const events = options.model.stream(
+        { system: options.systemPrompt, messages: history, tools: toolDefinitions },
+        controller.signal,
+      );
+      const reply = await streamReply(events, ui);
+      if (reply.usage) addUsage(usage, reply.usage);
+      ui.update(row, { say: "api_request", index: turns, usage: reply.usage, durationMs: Date.now() - started });
+      const canRetry = reply.error?.retryable && attempt < retry.attempts && !controller.signal.aborted;
+      if (!reply.error || !canRetry) return reply;
+      const delay = retry.baseDelayMs * 2 ** attempt;
+      ui.say({ say: "notice", text: `Model request failed (${reply.error.message}); retrying in ${delay / 1000}s.` });
+      await sleep(delay, controller.signal);
+    }
+  }
+
+  /** Handles the mistake limit. Returns an outcome when the task must stop. */
+  async function checkMistakes(pending: ContentBlock[]): Promise<TaskOutcome | undefined> {
+    if (mistakes < maxMistakes) return undefined;
+    const message = `Stopped after ${mistakes} consecutive mistakes. Last: ${lastMistake}`;
+    if (!options.interactive) return { status: "failed", code: "mistake_limit", message };
+    const answer = await ask({ ask: "mistake_limit", message });
+    if (answer.response === "deny") return { status: "failed", code: "mistake_limit", message };
+    mistakes = 0;
+    if (answer.text) pending.push({ type: "text", text: prompts.mistakeFeedback(answer.text) });
+    return undefined;
+  }
+
+  async function runToolCalls(calls: ToolCallRequest[]): Promise<{ results: ToolResultBlock[]; completion?: string }> {
+    const results: ToolResultBlock[] = [];
+    let completion: string | undefined;
+    for (const call of calls) {
+      if (completion !== undefined || controller.signal.aborted) {
+        const text = completion !== undefined ? prompts.skippedAfterCompletion : prompts.interruptedByUser;
+        results.push({ type: "tool_result", callId: call.id, content: [{ type: "text", text }], isError: true });
+        continue;
+      }
+      const outcome = await executor.execute(call);
+      results.push(outcome.result);
+      if (outcome.mistake) {
+        mistakes++;
+        const first = outcome.result.content[0];
+        lastMistake = `${call.name}: ${first?.type === "text" ? first.text.split("\n")[0] : "error"}`;
+      } else if (!outcome.result.isError) {
+        mistakes = 0;
+      }
+      if (outcome.completion) completion = outcome.completion.result;
+    }
+    return { results, completion };
+  }
+
+  async function loop(firstContent: ContentBlock[]): Promise<TaskOutcome> {
+    setStatus("running");
+    let pending = firstContent;
+    while (true) {
+      if (controller.signal.aborted) return { status: "aborted" };
+      const stop = await checkMistakes(pending);
+      if (stop) return stop;
+      appendHistory({ role: "user", content: pending });
+      await options.journal?.sync();
+      turns++;
+      const reply = await requestReply();
+      if (controller.signal.aborted || reply.stopReason === "aborted") {
+        const content = reply.content.filter((block) => block.type !== "tool_call");
+        content.push({ type: "text", text: prompts.interruptedByUser });
+        appendHistory({ role: "assistant", content });
+        return { status: "aborted" };
+      }
+      if (reply.error) {
+        if (!reply.receivedAnything) history.pop();
+        return { status: "failed", code: "provider_error", message: reply.error.message };
+      }
+      appendHistory({ role: "assistant", content: reply.content });
+      if (reply.toolCalls.length === 0) {
+        mistakes++;
+        lastMistake = "the reply called no tool";
+        ui.say({ say: "notice", text: "The model replied without using a tool; reminding it to use one." });
+        pending = [{ type: "text", text: prompts.noToolsUsed() }];
+        continue;
+      }
+      const { results, completion } = await runToolCalls(reply.toolCalls);
+      pending = results;
+      if (completion !== undefined) {
+        appendHistory({ role: "user", content: pending });
+        ui.say({ say: "completion_result", text: completion });
+        return { status: "completed", result: completion };
+      }
+    }
+  }
+
+  async function finish(outcome: TaskOutcome): Promise<TaskOutcome> {
+    if (outcome.status === "completed") {
+      options.emit({ type: "task_completed", taskId: options.taskId, result: outcome.result, usage: { ...usage }, turns });
+      setStatus("completed");
+    } else if (outcome.status === "failed") {
+      ui.say({ say: "error", message: outcome.message, code: outcome.code });
+      options.emit({ type: "error", code: outcome.code, message: outcome.message, fatal: true });
+      setStatus("failed");
+    } else {
+      setStatus("aborted");
+    }
+    await options.journal?.sync();
+    return outcome;
+  }
+
+  return {
+    id: options.taskId,
+    history: history as readonly LlmMessage[],
+    ui,
+    get usage(): LlmUsage {
+      return { ...usage };
+    },
+    get turns() {
+      return turns;
+    },
+    get status() {
+      return status;
+    },
+    /** Starts the task with the person's text (plus any context blocks, such as environment details). */
+    async start(text: string, context: ContentBlock[] = []): Promise<TaskOutcome> {
+      ui.say({ say: "task", text });
+      return finish(await loop([{ type: "text", text: `<task>\n${text}\n</task>` }, ...context]));
+    },
+    /** Continues a finished or stopped task with a new message from the person. */
+    async send(text: string): Promise<TaskOutcome> {
+      ui.say({ say: "user_message", text });
+      mistakes = 0;
+      return finish(await loop([{ type: "text", text: `<user_message>\n${text}\n</user_message>` }]));
+    },
+    answer(askId: string, answer: AskAnswer): boolean {
+      const resolve = pendingAsks.get(askId);
+      if (!resolve) return false;
+      resolve(answer);
+      return true;
+    },
+    abort(): void {
+      controller.abort();
+      for (const resolve of [...pendingAsks.values()]) resolve({ response: "deny" });
+    },
+  };
+}
+
+export type Task = ReturnType<typeof createTask>;
+
+function addUsage(total: LlmUsage, add: LlmUsage): void {
+  total.inputTokens += add.inputTokens;
+  total.outputTokens += add.outputTokens;
+  total.cacheReadTokens += add.cacheReadTokens;
+  total.cacheWriteTokens += add.cacheWriteTokens;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}

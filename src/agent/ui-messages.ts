@@ -1,0 +1,54 @@
+import type { Ask, Event, Say, UiMessage } from "../protocol/index.js";
+import type { SessionJournal } from "./journal.js";
+
+/**
+ * The UI side of the task's messages: creates, updates and journals them, and emits the
+ * matching events. Streaming updates are emitted to hosts but journaled only once final.
+ */
+export interface UiMessageLog {
+  say(payload: Say, partial?: boolean): UiMessage;
+  update(message: UiMessage, payload: Say, partial?: boolean): UiMessage;
+  ask(payload: Ask): UiMessage;
+  readonly messages: readonly UiMessage[];
+}
+
+export function createUiMessageLog(emit: (event: Event) => void, journal?: SessionJournal): UiMessageLog {
+  const messages: UiMessage[] = [];
+  const indexById = new Map<string, number>();
+  let counter = 0;
+  const nextId = () => `m${(++counter).toString(36)}`;
+
+  const record = (message: UiMessage, op: "add" | "update") => {
+    const index = indexById.get(message.id);
+    if (index === undefined) {
+      indexById.set(message.id, messages.length);
+      messages.push(message);
+    } else {
+      messages[index] = message;
+    }
+    if (!message.partial) journal?.appendUi(op, message);
+  };
+
+  return {
+    messages,
+    say(payload, partial) {
+      const message: UiMessage = { id: nextId(), ts: Date.now(), type: "say", payload, partial };
+      record(message, "add");
+      emit({ type: "ui_message_added", message });
+      return message;
+    },
+    update(previous, payload, partial) {
+      const message: UiMessage = { ...previous, type: "say", payload, partial } as UiMessage;
+      // A message journaled for the first time when it becomes final is an "add".
+      record(message, previous.partial ? "add" : "update");
+      emit({ type: "ui_message_updated", message });
+      return message;
+    },
+    ask(payload) {
+      const message: UiMessage = { id: nextId(), ts: Date.now(), type: "ask", payload };
+      record(message, "add");
+      emit({ type: "ask", message });
+      return message;
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import { randomBytes } from "node:crypto";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+/** The root of Bowline's own storage: `$BOWLINE_HOME`, else `~/.bowline`. */
+export function bowlineHome(env: Record<string, string | undefined> = process.env): string {
+  return env.BOWLINE_HOME || join(homedir(), ".bowline");
+}
+
+export function tasksDir(home: string): string {
+  return join(home, "tasks");
+}
+
+/** Sortable, unique task ids: time first, then randomness. */
+export function newTaskId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  return `${stamp}-${randomBytes(3).toString("hex")}`;
+}

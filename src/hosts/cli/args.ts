@@ -1,0 +1,116 @@
+import { parseArgs } from "node:util";
+
+export type OutputFormat = "text" | "json" | "stream-json";
+
+export interface CliArgs {
+  command: "run" | "demo" | "help" | "version";
+  print: boolean;
+  prompt: string | undefined;
+  outputFormat: OutputFormat;
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  yes: boolean;
+  allow: string[];
+  cwd: string;
+  verbose: boolean;
+  commandTimeoutSeconds?: number;
+}
+
+export class UsageError extends Error {
+  readonly code = "usage";
+}
+
+export const HELP = `Bowline: an autonomous coding agent.
+
+Usage:
+  bowline -p "task"            run a task to completion and print the result (print mode)
+  echo "task" | bowline -p     the same, reading the task from stdin
+  bowline "task"               run a task, showing progress and asking before changes
+  bowline demo                 watch a scripted session fix a bug (no API key needed)
+
+Model:
+  --provider <name>            anthropic | openai | any name with --base-url (OpenAI-compatible)
+  --model <id>                 model id, e.g. claude-sonnet-4-5, gpt-4.1, qwen2.5-coder
+  --base-url <url>             API base URL (OpenRouter, Ollama, LM Studio, vLLM, DeepSeek, ...)
+  Environment: ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_BASE_URL,
+               BOWLINE_PROVIDER, BOWLINE_MODEL
+
+Print mode:
+  -p, --print                  non-interactive; exit code 0 on completion, 1 on failure
+  --output-format <fmt>        text (default) | json | stream-json (one event per line)
+  -y, --yes                    approve every tool call
+  --allow <rules>              allow tools without --yes, e.g. --allow write_to_file,replace_in_file
+                               or --allow "execute_command(npm test)" (command prefix)
+  --verbose                    print progress to stderr in text mode
+
+Other:
+  -C, --cwd <dir>              workspace (default: current directory)
+  --command-timeout <seconds>  default timeout of execute_command (default 120)
+  -v, --version                print the version
+  -h, --help                   print this help
+
+Sessions are stored in ~/.bowline/tasks/<id>/ (set BOWLINE_HOME to move them).`;
+
+export function parseCliArgs(argv: readonly string[], cwd: string): CliArgs {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\nRun bowline --help for usage.`);
+  }
+  const { values, positionals } = parsed;
+  const format = values["output-format"] ?? "text";
+  if (format !== "text" && format !== "json" && format !== "stream-json") {
+    throw new UsageError(`--output-format must be text, json or stream-json (got "${format}").`);
+  }
+  let timeout: number | undefined;
+  if (values["command-timeout"] !== undefined) {
+    timeout = Number(values["command-timeout"]);
+    if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError("--command-timeout must be a positive number of seconds.");
+  }
+  let command: CliArgs["command"] = "run";
+  let rest = positionals;
+  if (values.help) command = "help";
+  else if (values.version) command = "version";
+  else if (positionals[0] === "demo") {
+    command = "demo";
+    rest = positionals.slice(1);
+  }
+  return {
+    command,
+    print: values.print ?? false,
+    prompt: rest.length > 0 ? rest.join(" ") : undefined,
+    outputFormat: format,
+    provider: values.provider,
+    model: values.model,
+    baseUrl: values["base-url"],
+    yes: values.yes ?? false,
+    allow: values.allow ?? [],
+    cwd: values.cwd ?? cwd,
+    verbose: values.verbose ?? false,
+    commandTimeoutSeconds: timeout,
+  };
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      print: { type: "boolean", short: "p" },
+      "output-format": { type: "string" },
+      provider: { type: "string" },
+      model: { type: "string" },
+      "base-url": { type: "string" },
+      yes: { type: "boolean", short: "y" },
+      allow: { type: "string", multiple: true },
+      cwd: { type: "string", short: "C" },
+      verbose: { type: "boolean" },
+      "command-timeout": { type: "string" },
+      version: { type: "boolean", short: "v" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}

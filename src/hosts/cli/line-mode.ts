@@ -1,0 +1,53 @@
+import { createInterface, type Interface } from "node:readline/promises";
+import type { Command, Event } from "../../protocol/index.js";
+
+/**
+ * A plain line-by-line interactive host for terminals (until the full TUI): answers asks
+ * by reading a line from stdin.
+ */
+export function createLineModeHost() {
+  let rl: Interface | undefined;
+  const reader = () => {
+    rl ??= createInterface({ input: process.stdin, output: process.stderr });
+    return rl;
+  };
+  return {
+    handle(event: Event, dispatch: (command: Command) => void) {
+      if (event.type !== "ask" || event.message.type !== "ask") return;
+      const askId = event.message.id;
+      const payload = event.message.payload;
+      let question: string;
+      if (payload.ask === "tool_approval") {
+        question = `Allow ${payload.summary}? [y]es / [n]o / or type feedback: `;
+      } else if (payload.ask === "followup") {
+        const options = payload.options?.map((option, i) => `  ${i + 1}. ${option}`).join("\n");
+        question = `\n? ${payload.question}\n${options ? `${options}\n` : ""}> `;
+      } else {
+        question = `\n${payload.message}\nType guidance to continue, or press Enter to stop: `;
+      }
+      void reader()
+        .question(question)
+        .then((raw) => {
+          const answer = raw.trim();
+          dispatch(toCommand(askId, payload.ask, answer, payload.ask === "followup" ? payload.options : undefined));
+        });
+    },
+    close() {
+      rl?.close();
+    },
+  };
+}
+
+function toCommand(askId: string, kind: string, answer: string, options?: string[]): Command {
+  if (kind === "tool_approval") {
+    if (/^(y|yes)$/i.test(answer)) return { type: "answer", askId, response: "approve" };
+    if (answer === "" || /^(n|no)$/i.test(answer)) return { type: "answer", askId, response: "deny" };
+    return { type: "answer", askId, response: "deny", text: answer };
+  }
+  if (kind === "followup") {
+    const index = Number(answer);
+    const chosen = options && Number.isInteger(index) ? options[index - 1] : undefined;
+    return { type: "answer", askId, response: "message", text: chosen ?? answer };
+  }
+  return answer ? { type: "answer", askId, response: "message", text: answer } : { type: "answer", askId, response: "deny" };
+}

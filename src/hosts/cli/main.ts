@@ -1,0 +1,39 @@
+import { HELP, parseCliArgs, UsageError } from "./args.js";
+
+declare const BOWLINE_VERSION: string;
+
+/** The `bowline` entry point. Loads only what the chosen command needs. */
+async function main(argv: string[]): Promise<number> {
+  let args: ReturnType<typeof parseCliArgs>;
+  try {
+    args = parseCliArgs(argv, process.cwd());
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`bowline: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  switch (args.command) {
+    case "version":
+      process.stdout.write(`${typeof BOWLINE_VERSION === "string" ? BOWLINE_VERSION : "dev"}\n`);
+      return 0;
+    case "help":
+      process.stdout.write(`${HELP}\n`);
+      return 0;
+    case "demo":
+      return (await import("./demo.js")).runDemo(args);
+    case "run":
+      return (await import("./run.js")).runTaskCommand(args);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`bowline: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 70;
+  },
+);

@@ -1,0 +1,60 @@
+import type { Event, UiMessage } from "../../protocol/index.js";
+
+/**
+ * Turns events into human-readable lines for plain terminals and logs. Streaming text is
+ * printed once, when its message is final.
+ */
+export function createTextRenderer(write: (line: string) => void) {
+  const printed = new Set<string>();
+  const render = (message: UiMessage) => {
+    if (message.partial || message.type !== "say") return;
+    const payload = message.payload;
+    const key = `${message.id}:${payload.say === "tool" ? payload.status : ""}`;
+    if (printed.has(key)) return;
+    printed.add(key);
+    switch (payload.say) {
+      case "task":
+        write(`▶ Task: ${payload.text}`);
+        break;
+      case "user_message":
+        write(`▶ You: ${payload.text}`);
+        break;
+      case "text":
+        if (payload.text.trim()) write(`\n${payload.text.trim()}\n`);
+        break;
+      case "reasoning":
+        break;
+      case "tool":
+        if (payload.status === "done") write(`  ✓ ${payload.summary}${outcomeNote(payload.details)}`);
+        else if (payload.status === "error") write(`  ✗ ${payload.summary}: ${firstLine(payload.output)}`);
+        else if (payload.status === "denied") write(`  ⊘ ${payload.summary} (denied)`);
+        break;
+      case "notice":
+        write(`  · ${payload.text}`);
+        break;
+      case "error":
+        write(`✗ ${payload.message}`);
+        break;
+      case "completion_result":
+        write(`\n✔ Done\n${payload.text}`);
+        break;
+      case "api_request":
+        break;
+    }
+  };
+  return (event: Event) => {
+    if (event.type === "ui_message_added" || event.type === "ui_message_updated") render(event.message);
+  };
+}
+
+function outcomeNote(details: unknown): string {
+  if (details && typeof details === "object" && "exitCode" in details) {
+    const code = (details as { exitCode: unknown }).exitCode;
+    return code === 0 ? "" : ` (exit ${String(code)})`;
+  }
+  return "";
+}
+
+function firstLine(text: string | undefined): string {
+  return (text ?? "").split("\n")[0]!.slice(0, 200);
+}

@@ -1,0 +1,124 @@
+import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline/promises";
+import type { ApprovalPolicy } from "../../agent/approval.js";
+import type { TaskOutcome } from "../../agent/task.js";
+import { createNonInteractivePolicy, parseAllowRules } from "../../coding/approval-rules.js";
+import { createTaskSession, type TaskSession } from "../../coding/controller.js";
+import { resolveModelConfig } from "../../llm/config.js";
+import type { ModelClient } from "../../llm/types.js";
+import type { Event } from "../../protocol/index.js";
+import type { CliArgs } from "./args.js";
+import { createLineModeHost } from "./line-mode.js";
+import { createTextRenderer } from "./render-text.js";
+
+/** Runs one task: print mode (`-p`) or the line-mode interactive host. */
+export async function runTaskCommand(args: CliArgs, injected?: { model: ModelClient; home?: string }): Promise<number> {
+  const prompt = args.prompt ?? (args.print ? readStdin() : undefined);
+  if (args.print && !prompt?.trim()) {
+    process.stderr.write('bowline: no task given. Pass it as an argument (bowline -p "fix the failing test") or on stdin.\n');
+    return 2;
+  }
+  const resolved = injected
+    ? { ok: true as const, config: injected.model.config }
+    : resolveModelConfig({ provider: args.provider, model: args.model, baseUrl: args.baseUrl }, process.env);
+  if (!resolved.ok) {
+    process.stderr.write(`bowline: no model configured.\n${resolved.message}\n`);
+    return 2;
+  }
+  const interactive = !args.print;
+  const output = createOutput(args);
+  const line = interactive ? createLineModeHost() : undefined;
+  let session: TaskSession | undefined;
+  const policy: ApprovalPolicy = createNonInteractivePolicy({ yes: args.yes, allow: parseAllowRules(args.allow) });
+  const interactivePolicy: ApprovalPolicy = (tool, input) => {
+    const decision = policy(tool, input);
+    return decision.type === "deny" ? { type: "ask" } : decision;
+  };
+  const emit = (event: Event) => {
+    output.event(event);
+    if (line && session) line.handle(event, session.dispatch);
+  };
+  session = await createTaskSession({
+    cwd: args.cwd,
+    modelConfig: resolved.config,
+    model: injected?.model,
+    home: injected?.home,
+    policy: interactive ? interactivePolicy : policy,
+    interactive,
+    emit,
+    commandTimeoutSeconds: args.commandTimeoutSeconds,
+  });
+  const active = session;
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(130);
+    process.stderr.write("\nbowline: aborting (press Ctrl-C again to force quit)\n");
+    active.dispatch({ type: "abort" });
+  };
+  process.on("SIGINT", onSigint);
+  const started = Date.now();
+  try {
+    const text = prompt ?? (await askForTask());
+    if (!text) return 2;
+    const outcome = await active.run(text);
+    output.finish(outcome, { taskId: active.task.id, turns: active.task.turns, usage: active.task.usage, durationMs: Date.now() - started, taskDir: active.taskDir });
+    return exitCode(outcome);
+  } finally {
+    process.off("SIGINT", onSigint);
+    line?.close();
+    await active.close();
+  }
+}
+
+function exitCode(outcome: TaskOutcome): number {
+  if (outcome.status === "completed") return 0;
+  if (outcome.status === "aborted") return 130;
+  return 1;
+}
+
+type Summary = { taskId: string; turns: number; usage: unknown; durationMs: number; taskDir: string };
+
+function createOutput(args: CliArgs) {
+  const out = (text: string) => process.stdout.write(`${text}\n`);
+  const err = (text: string) => process.stderr.write(`${text}\n`);
+  const textRenderer = !args.print ? createTextRenderer(out) : args.verbose ? createTextRenderer(err) : undefined;
+  return {
+    event(event: Event) {
+      if (args.print && args.outputFormat === "stream-json") out(JSON.stringify(event));
+      else textRenderer?.(event);
+    },
+    finish(outcome: TaskOutcome, summary: Summary) {
+      if (!args.print) return;
+      const result = {
+        type: "result",
+        status: outcome.status,
+        result: outcome.status === "completed" ? outcome.result : undefined,
+        error: outcome.status === "failed" ? { code: outcome.code, message: outcome.message } : undefined,
+        ...summary,
+      };
+      if (args.outputFormat !== "text") out(JSON.stringify(result));
+      else if (outcome.status === "completed") out(outcome.result);
+      else if (outcome.status === "failed") err(`bowline: task failed (${outcome.code}): ${outcome.message}`);
+      else err("bowline: task aborted");
+    },
+  };
+}
+
+function readStdin(): string | undefined {
+  if (process.stdin.isTTY) return undefined;
+  try {
+    return readFileSync(0, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+async function askForTask(): Promise<string | undefined> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return (await rl.question("What should Bowline do? ")).trim() || undefined;
+  } finally {
+    rl.close();
+  }
+}

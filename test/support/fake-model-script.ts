@@ -1,0 +1,85 @@
+/**
+ * The script a fake model server plays: one scripted turn per request, in order. Shared by the
+ * wire-format encoders and the server itself.
+ */
+
+export type ScriptedToolCall = {
+  id?: string;
+  name: string;
+  input?: unknown;
+  /** Sent verbatim instead of JSON.stringify(input), to test malformed arguments. */
+  rawArguments?: string;
+};
+
+export type ScriptedTurn = {
+  text?: string;
+  reasoning?: string;
+  toolCalls?: ScriptedToolCall[];
+  /** Same meaning as `LlmUsage`: `inputTokens` excludes cached input. */
+  usage?: { inputTokens?: number; outputTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number };
+  /**
+   * Faults: respond with an HTTP error status and a provider-shaped error body, drop the
+   * connection after `afterChunks` stream chunks, or hang (never respond).
+   */
+  fault?: { kind: "http"; status: number; message?: string } | { kind: "drop"; afterChunks: number } | { kind: "hang" };
+  /** Delay between stream chunks in milliseconds (default 0). */
+  chunkDelayMs?: number;
+};
+
+export type WireFormatName = "anthropic-messages" | "openai-chat";
+
+export type RecordedRequest = {
+  format: WireFormatName;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+  receivedAt: number;
+};
+
+/** What an encoder needs besides the turn: naming, chunking and usage defaults. */
+export interface TurnContext {
+  /** 1-based number of this request among the server's requests. */
+  readonly requestNumber: number;
+  readonly model: string;
+  readonly chunkSize: number;
+  /** Rough input size of the request, used when the turn does not script `inputTokens`. */
+  readonly defaultInputTokens: number;
+  /** Returns the next server-wide tool call number (1, 2, ...). */
+  nextToolCallNumber(): number;
+}
+
+export type ResolvedUsage = {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+};
+
+/** Splits text into pieces of at most `size` characters (code points, never half a pair). */
+export function chunkText(text: string, size: number): string[] {
+  const chars = Array.from(text);
+  const pieces: string[] = [];
+  const step = Math.max(1, Math.floor(size));
+  for (let i = 0; i < chars.length; i += step) pieces.push(chars.slice(i, i + step).join(""));
+  return pieces;
+}
+
+/** The arguments text of a scripted call exactly as it goes on the wire. */
+export function toolArgumentsText(call: ScriptedToolCall): string {
+  if (call.rawArguments !== undefined) return call.rawArguments;
+  return JSON.stringify(call.input ?? {});
+}
+
+/** Fills in plausible non-zero usage for whatever the turn leaves out. */
+export function resolveUsage(turn: ScriptedTurn, context: TurnContext): ResolvedUsage {
+  const generated =
+    (turn.text ?? "").length +
+    (turn.reasoning ?? "").length +
+    (turn.toolCalls ?? []).reduce((sum, call) => sum + call.name.length + toolArgumentsText(call).length, 0);
+  return {
+    inputTokens: turn.usage?.inputTokens ?? context.defaultInputTokens,
+    outputTokens: turn.usage?.outputTokens ?? Math.max(1, Math.ceil(generated / 4)),
+    cacheReadTokens: turn.usage?.cacheReadTokens ?? 0,
+    cacheWriteTokens: turn.usage?.cacheWriteTokens ?? 0,
+  };
+}

@@ -1,0 +1,198 @@
+/**
+ * A scripted model server on 127.0.0.1 that speaks the real streaming wire formats
+ * (Anthropic Messages, OpenAI Chat Completions), so the official SDKs talk to it unchanged.
+ * node:http only, so it can be bundled into the CLI for demos.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { anthropicErrorBody, anthropicFrames } from "./anthropic-sse.js";
+import type { RecordedRequest, ScriptedTurn, TurnContext, WireFormatName } from "./fake-model-script.js";
+import { openAiChatFrames, openAiErrorBody } from "./openai-chat-sse.js";
+
+export type { RecordedRequest, ScriptedToolCall, ScriptedTurn } from "./fake-model-script.js";
+
+export interface FakeModelServerOptions {
+  script: ScriptedTurn[] | ((request: RecordedRequest, index: number) => ScriptedTurn | undefined);
+  /** Characters per text or arguments chunk (default 8). */
+  chunkSize?: number;
+}
+
+export interface FakeModelServer {
+  /** e.g. http://127.0.0.1:PORT (Anthropic SDK baseURL = url; OpenAI SDK baseURL = url + "/v1"). */
+  readonly url: string;
+  readonly requests: RecordedRequest[];
+  /** Resolves when the server has received n requests in total; rejects after the timeout. */
+  waitForRequests(n: number, timeoutMs?: number): Promise<void>;
+  /** Stops listening and destroys open sockets, hung ones included. */
+  close(): Promise<void>;
+}
+
+const routes: Record<string, WireFormatName> = {
+  "/v1/messages": "anthropic-messages",
+  "/v1/chat/completions": "openai-chat",
+};
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function sendError(res: ServerResponse, format: WireFormatName, status: number, message: string, n: number) {
+  if (format === "anthropic-messages") {
+    const requestId = `req_fake_${n}`;
+    sendJson(res, status, anthropicErrorBody(status, message, requestId), { "request-id": requestId });
+  } else {
+    sendJson(res, status, openAiErrorBody(status, message), { "x-request-id": `req_fake_${n}` });
+  }
+}
+
+function writeFrame(res: ServerResponse, frame: string): Promise<void> {
+  return new Promise((resolve) => {
+    res.write(frame, () => resolve());
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Streams the frames, honouring the turn's chunk delay and drop fault; stops if the client leaves. */
+async function streamFrames(res: ServerResponse, frames: string[], turn: ScriptedTurn): Promise<void> {
+  let clientGone = false;
+  res.on("close", () => {
+    clientGone = true;
+  });
+  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
+  res.flushHeaders();
+  const dropAfter = turn.fault?.kind === "drop" ? turn.fault.afterChunks : undefined;
+  for (const [i, frame] of frames.entries()) {
+    if (clientGone || i === dropAfter) break;
+    if (i > 0 && turn.chunkDelayMs) await sleep(turn.chunkDelayMs);
+    if (clientGone) return;
+    await writeFrame(res, frame);
+  }
+  if (clientGone) return;
+  if (dropAfter !== undefined) {
+    // Headers alone have no write callback to wait for; give them a moment to leave.
+    if (dropAfter === 0) await sleep(20);
+    res.socket?.destroy();
+    return;
+  }
+  res.end();
+}
+
+export function startFakeModelServer(options: FakeModelServerOptions): Promise<FakeModelServer> {
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const waiters = new Set<() => void>();
+  let toolCallNumber = 0;
+  const chunkSize = options.chunkSize ?? 8;
+
+  function nextTurn(request: RecordedRequest, index: number): ScriptedTurn | undefined {
+    if (typeof options.script === "function") return options.script(request, index);
+    return options.script[index];
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    const format = req.method === "POST" ? routes[path] : undefined;
+    if (!format) {
+      sendJson(res, 404, {
+        type: "error",
+        error: { type: "not_found_error", message: `fake model: no route for ${req.method} ${path}` },
+      });
+      return;
+    }
+    const raw = await readBody(req);
+    const number = requests.length + 1;
+    let body: any;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      sendError(res, format, 400, "fake model: request body is not valid JSON", number);
+      return;
+    }
+    const request: RecordedRequest = { format, path, headers: req.headers, body, receivedAt: Date.now() };
+    requests.push(request);
+    for (const wake of waiters) wake();
+
+    const turn = nextTurn(request, number - 1);
+    if (!turn) {
+      const turns = typeof options.script === "function" ? number - 1 : options.script.length;
+      sendError(res, format, 500, `fake model: script exhausted after ${turns} turns`, number);
+      return;
+    }
+    if (turn.fault?.kind === "hang") return;
+    if (turn.fault?.kind === "http") {
+      const message = turn.fault.message ?? `fake model: scripted HTTP ${turn.fault.status}`;
+      sendError(res, format, turn.fault.status, message, number);
+      return;
+    }
+    if (body?.stream !== true) {
+      sendError(res, format, 400, "fake model: only streaming requests are supported", number);
+      return;
+    }
+    const context: TurnContext = {
+      requestNumber: number,
+      model: typeof body.model === "string" ? body.model : "fake-model",
+      chunkSize,
+      defaultInputTokens: Math.max(1, Math.ceil(raw.length / 4)),
+      nextToolCallNumber: () => ++toolCallNumber,
+    };
+    const frames =
+      format === "anthropic-messages"
+        ? anthropicFrames(turn, context)
+        : openAiChatFrames(turn, context, { includeUsage: body.stream_options?.include_usage === true });
+    await streamFrames(res, frames, turn);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: { message: `fake model: ${String(error)}` } });
+      else res.destroy();
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  function waitForRequests(n: number, timeoutMs = 5000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (requests.length < n) return;
+        clearTimeout(timer);
+        waiters.delete(check);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`fake model: expected ${n} requests within ${timeoutMs} ms, got ${requests.length}`));
+      }, timeoutMs);
+      waiters.add(check);
+      check();
+    });
+  }
+
+  function close(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      server.close((error) => (error ? reject(error) : resolve()));
+      for (const socket of sockets) socket.destroy();
+    });
+  }
+
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ url: `http://127.0.0.1:${port}`, requests, waitForRequests, close });
+    });
+  });
+}
