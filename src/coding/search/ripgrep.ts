@@ -1,0 +1,80 @@
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { rgPath } from "@vscode/ripgrep";
+
+/** Directories never worth listing or searching: version control, dependencies, caches, builds. */
+export const SKIPPED_DIRECTORIES = [
+  ".git",
+  ".hg",
+  ".svn",
+  "node_modules",
+  "bower_components",
+  "__pycache__",
+  ".venv",
+  "venv",
+  ".tox",
+  ".mypy_cache",
+  ".pytest_cache",
+  ".ruff_cache",
+  ".gradle",
+  ".next",
+  ".nuxt",
+  ".svelte-kit",
+  ".turbo",
+  ".cache",
+  "dist",
+  "build",
+  "target",
+  "coverage",
+  "Pods",
+];
+
+/**
+ * Arguments shared by listing and searching: include dotfiles, honour .gitignore/.ignore files
+ * even outside a git repository, never follow symlinks (they may lead out of the workspace), and
+ * skip `SKIPPED_DIRECTORIES` below the starting directory.
+ */
+export function commonRipgrepArgs(): string[] {
+  return ["--hidden", "--no-require-git", "--no-config", ...SKIPPED_DIRECTORIES.flatMap((dir) => ["--glob", `!${dir}/`])];
+}
+
+export interface RipgrepRun {
+  /** rg's exit code: 0 found, 1 nothing found, 2 error; null when stopped early. */
+  exitCode: number | null;
+  stderr: string;
+  /** True when `onLine` asked to stop and rg was killed. */
+  stopped: boolean;
+}
+
+/**
+ * Runs rg in `cwd`, handing each stdout line to `onLine`; returning false from `onLine` stops rg.
+ * Rejects only when rg cannot be started.
+ */
+export function runRipgrep(
+  args: string[],
+  cwd: string,
+  onLine: (line: string) => boolean,
+  signal?: AbortSignal,
+): Promise<RipgrepRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(rgPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"], signal });
+    let stderr = "";
+    let stopped = false;
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      if (stderr.length < 10_000) stderr += chunk;
+    });
+    const lines = createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY });
+    lines.on("line", (line) => {
+      if (stopped || onLine(line)) return;
+      stopped = true;
+      lines.close();
+      child.kill();
+    });
+    child.on("error", (error) => {
+      if (error.name === "AbortError") return;
+      reject(error);
+    });
+    child.on("close", (code) => resolve({ exitCode: stopped ? null : code, stderr: stderr.trim(), stopped }));
+  });
+}

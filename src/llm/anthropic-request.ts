@@ -1,0 +1,105 @@
+/** Maps Bowline's request to the Anthropic Messages request body. */
+import type {
+  ContentBlockParam,
+  ImageBlockParam,
+  MessageCreateParamsStreaming,
+  MessageParam,
+  TextBlockParam,
+  Tool,
+} from "@anthropic-ai/sdk/resources/messages/messages";
+import { isJsonObject } from "./tool-arguments.js";
+import type { ContentBlock, ImageBlock, LlmMessage, LlmRequest, LlmToolDefinition, TextBlock } from "./types.js";
+
+/** Used when neither the request nor the model config says how long a reply may be. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
+
+type ImageMediaType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+
+function imageParam(block: ImageBlock): ImageBlockParam {
+  return {
+    type: "image",
+    source: { type: "base64", media_type: block.mediaType as ImageMediaType, data: block.data },
+  };
+}
+
+function resultContent(blocks: Array<TextBlock | ImageBlock>): Array<TextBlockParam | ImageBlockParam> {
+  return blocks.flatMap((block): Array<TextBlockParam | ImageBlockParam> => {
+    if (block.type === "image") return [imageParam(block)];
+    return block.text === "" ? [] : [{ type: "text", text: block.text }];
+  });
+}
+
+/** One of our blocks as Anthropic content; empty when the block cannot be sent. */
+function blockParams(block: ContentBlock): ContentBlockParam[] {
+  switch (block.type) {
+    case "text":
+      // The API rejects empty text blocks.
+      return block.text === "" ? [] : [{ type: "text", text: block.text }];
+    case "image":
+      return [imageParam(block)];
+    case "tool_call":
+      return [
+        { type: "tool_use", id: block.id, name: block.name, input: isJsonObject(block.input) ? block.input : {} },
+      ];
+    case "tool_result":
+      return [
+        {
+          type: "tool_result",
+          tool_use_id: block.callId,
+          content: resultContent(block.content),
+          ...(block.isError ? { is_error: true } : {}),
+        },
+      ];
+    case "reasoning":
+      // A thinking block is only accepted back with the signature the API gave it.
+      return block.signature ? [{ type: "thinking", thinking: block.text, signature: block.signature }] : [];
+  }
+}
+
+function messageParam(message: LlmMessage): MessageParam {
+  const content = message.content.flatMap(blockParams);
+  // Tool results must open the user message that answers the tool calls.
+  const ordered =
+    message.role === "user"
+      ? [...content.filter((b) => b.type === "tool_result"), ...content.filter((b) => b.type !== "tool_result")]
+      : content;
+  return { role: message.role, content: ordered };
+}
+
+/** Marks the last block of the conversation so the next turn reads the history from the cache. */
+function markCacheBreakpoint(messages: MessageParam[]): void {
+  const last = messages.at(-1);
+  if (!last || typeof last.content === "string") return;
+  const block = last.content.at(-1);
+  if (block && (block.type === "text" || block.type === "image" || block.type === "tool_result")) {
+    block.cache_control = { type: "ephemeral" };
+  }
+}
+
+function toolParam(tool: LlmToolDefinition): Tool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    input_schema: { type: "object", ...tool.inputSchema } as Tool.InputSchema,
+  };
+}
+
+export function toAnthropicRequest(
+  model: string,
+  request: LlmRequest,
+  configMaxOutputTokens: number | undefined,
+): MessageCreateParamsStreaming {
+  const messages = request.messages.map(messageParam);
+  markCacheBreakpoint(messages);
+  return {
+    model,
+    max_tokens: request.maxOutputTokens ?? configMaxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+    stream: true,
+    messages,
+    ...(request.system
+      ? { system: [{ type: "text", text: request.system, cache_control: { type: "ephemeral" } }] }
+      : {}),
+    ...(request.tools.length > 0 ? { tools: request.tools.map(toolParam) } : {}),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+  };
+}
