@@ -22,13 +22,15 @@ const UPDATE_INTERVAL_MS = 40;
  */
 export async function streamReply(events: AsyncIterable<LlmEvent>, ui: UiMessageLog): Promise<AssistantReply> {
   const reply: AssistantReply = { content: [], toolCalls: [], stopReason: "other", receivedAnything: false };
-  let live: { kind: "text" | "reasoning"; text: string; message: UiMessage; emittedAt: number } | undefined;
+  let live:
+    | { kind: "text" | "reasoning"; text: string; message: UiMessage; emittedAt: number; signature?: string }
+    | undefined;
 
   const finishLive = () => {
     if (!live) return;
     ui.update(live.message, { say: live.kind, text: live.text } as Say, false);
     if (live.kind === "text") reply.content.push({ type: "text", text: live.text });
-    else reply.content.push({ type: "reasoning", text: live.text });
+    else reply.content.push({ type: "reasoning", text: live.text, signature: live.signature });
     live = undefined;
   };
   const grow = (kind: "text" | "reasoning", delta: string) => {
@@ -55,6 +57,7 @@ export async function streamReply(events: AsyncIterable<LlmEvent>, ui: UiMessage
           break;
         case "reasoning_delta":
           grow("reasoning", event.text);
+          if (event.signature && live) live.signature = event.signature;
           break;
         case "tool_call_start":
           reply.receivedAnything = true;

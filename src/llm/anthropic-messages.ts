@@ -33,7 +33,8 @@ type UsageReport = {
 function mergeUsage(usage: LlmUsage, report: UsageReport): void {
   if (typeof report.input_tokens === "number") usage.inputTokens = report.input_tokens;
   if (typeof report.output_tokens === "number") usage.outputTokens = report.output_tokens;
-  if (typeof report.cache_read_input_tokens === "number") usage.cacheReadTokens = report.cache_read_input_tokens;
+  if (typeof report.cache_read_input_tokens === "number")
+    usage.cacheReadTokens = report.cache_read_input_tokens;
   if (typeof report.cache_creation_input_tokens === "number") {
     usage.cacheWriteTokens = report.cache_creation_input_tokens;
   }
@@ -82,7 +83,13 @@ function createEventMapper() {
         if (!call) return;
         toolCalls.delete(event.index);
         const parsed = parseToolArguments(call.rawArguments);
-        yield { type: "tool_call_end", id: call.id, name: call.name, rawArguments: call.rawArguments, ...parsed };
+        yield {
+          type: "tool_call_end",
+          id: call.id,
+          name: call.name,
+          rawArguments: call.rawArguments,
+          ...parsed,
+        };
         return;
       }
       case "message_delta":
@@ -114,11 +121,11 @@ async function* streamReply(
   try {
     const body = toAnthropicRequest(config.model, request, config.maxOutputTokens);
     const events = await client.messages.create(body, { signal });
-    for await (const event of events) {
-      yield* mapper.map(event);
-      if (mapper.isFinished()) return;
-    }
+    for await (const event of events) yield* mapper.map(event);
+    if (mapper.isFinished()) return;
   } catch (error) {
+    // A failure after message_stop loses nothing: the reply has already ended with `done`.
+    if (mapper.isFinished()) return;
     if (!signal.aborted) {
       yield toErrorEvent(error, config.provider, [config.apiKey]);
       return;
@@ -135,6 +142,8 @@ export function createAnthropicMessagesClient(config: ModelConfig): ModelClient 
     apiKey: config.apiKey,
     baseURL: config.baseUrl ?? null,
     maxRetries: config.maxRetries ?? 2,
+    // Failures reach the caller as error events; the SDK must not write to the terminal.
+    logLevel: "off",
     ...(config.timeoutMs !== undefined ? { timeout: config.timeoutMs } : {}),
   });
   return {

@@ -8,7 +8,14 @@ import type {
   Tool,
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import { isJsonObject } from "./tool-arguments.js";
-import type { ContentBlock, ImageBlock, LlmMessage, LlmRequest, LlmToolDefinition, TextBlock } from "./types.js";
+import type {
+  ContentBlock,
+  ImageBlock,
+  LlmMessage,
+  LlmRequest,
+  LlmToolDefinition,
+  TextBlock,
+} from "./types.js";
 
 /** Used when neither the request nor the model config says how long a reply may be. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
@@ -39,7 +46,12 @@ function blockParams(block: ContentBlock): ContentBlockParam[] {
       return [imageParam(block)];
     case "tool_call":
       return [
-        { type: "tool_use", id: block.id, name: block.name, input: isJsonObject(block.input) ? block.input : {} },
+        {
+          type: "tool_use",
+          id: block.id,
+          name: block.name,
+          input: isJsonObject(block.input) ? block.input : {},
+        },
       ];
     case "tool_result":
       return [
@@ -61,7 +73,10 @@ function messageParam(message: LlmMessage): MessageParam {
   // Tool results must open the user message that answers the tool calls.
   const ordered =
     message.role === "user"
-      ? [...content.filter((b) => b.type === "tool_result"), ...content.filter((b) => b.type !== "tool_result")]
+      ? [
+          ...content.filter((b) => b.type === "tool_result"),
+          ...content.filter((b) => b.type !== "tool_result"),
+        ]
       : content;
   return { role: message.role, content: ordered };
 }

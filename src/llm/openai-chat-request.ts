@@ -6,7 +6,14 @@ import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions/completions";
-import type { ContentBlock, ImageBlock, LlmMessage, LlmRequest, LlmToolDefinition, ToolResultBlock } from "./types.js";
+import type {
+  ContentBlock,
+  ImageBlock,
+  LlmMessage,
+  LlmRequest,
+  LlmToolDefinition,
+  ToolResultBlock,
+} from "./types.js";
 
 function imagePart(block: ImageBlock): ChatCompletionContentPart {
   return { type: "image_url", image_url: { url: `data:${block.mediaType};base64,${block.data}` } };

@@ -41,7 +41,7 @@ function causeChain(error: unknown): string {
   const parts: string[] = [];
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth++) {
-    const message = current instanceof Error ? current.message : String(current);
+    const message = (current instanceof Error ? current.message : String(current)).replace(/\.$/, "");
     if (message && !parts.includes(message)) parts.push(message);
     current = field(current, "cause");
   }
@@ -77,7 +77,10 @@ export function toErrorEvent(error: unknown, provider: string, secrets: readonly
     const detail = providerMessage(error) ?? causeChain(error);
     return {
       type: "error",
-      message: redactSecrets(`${provider} reported an error in the stream (${errorType}): ${detail}`, secrets),
+      message: redactSecrets(
+        `${provider} reported an error in the stream (${errorType}): ${detail}`,
+        secrets,
+      ),
       retryable: RETRYABLE_ERROR_TYPES.has(errorType),
     };
   }

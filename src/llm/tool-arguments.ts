@@ -1,5 +1,7 @@
 /** The outcome of parsing a tool call's streamed argument text. */
-export type ParsedToolArguments = { input: unknown; parseError?: undefined } | { input: undefined; parseError: string };
+export type ParsedToolArguments =
+  | { input: unknown; parseError?: undefined }
+  | { input: undefined; parseError: string };
 
 const PREVIEW_LENGTH = 200;
 

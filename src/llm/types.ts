@@ -67,7 +67,14 @@ export type LlmEvent =
   | { type: "reasoning_delta"; text: string; signature?: string }
   | { type: "tool_call_start"; id: string; name: string }
   | { type: "tool_call_delta"; id: string; argumentsDelta: string }
-  | { type: "tool_call_end"; id: string; name: string; input: unknown; rawArguments: string; parseError?: string }
+  | {
+      type: "tool_call_end";
+      id: string;
+      name: string;
+      input: unknown;
+      rawArguments: string;
+      parseError?: string;
+    }
   | { type: "usage"; usage: LlmUsage }
   | { type: "done"; stopReason: StopReason }
   | { type: "error"; message: string; retryable: boolean; status?: number };

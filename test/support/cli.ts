@@ -31,7 +31,11 @@ export function runCli(args: string[], options: RunCliOptions): Promise<CliRun> 
   }
   for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value;
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd,
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => {
@@ -42,7 +46,11 @@ export function runCli(args: string[], options: RunCliOptions): Promise<CliRun> 
     });
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`bowline did not exit within ${options.timeoutMs ?? 20_000} ms\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+      reject(
+        new Error(
+          `bowline did not exit within ${options.timeoutMs ?? 20_000} ms\nstdout:\n${stdout}\nstderr:\n${stderr}`,
+        ),
+      );
     }, options.timeoutMs ?? 20_000);
     child.on("error", reject);
     child.on("close", (code, signal) => {
@@ -63,12 +71,21 @@ export function makeWorkspace(example = "buggy-calculator"): { repo: string; hom
 }
 
 /** Reads every JSONL record of a task's journal file. */
-export function readJournal(home: string, file: "api_history.jsonl" | "ui_messages.jsonl"): { taskDir: string; records: any[] } {
+export function readJournal(
+  home: string,
+  file: "api_history.jsonl" | "ui_messages.jsonl",
+): { taskDir: string; records: any[] } {
   const tasks = readdirSync(join(home, "tasks"));
   if (tasks.length !== 1) throw new Error(`expected one task folder, found ${tasks.length}`);
   const taskDir = join(home, "tasks", tasks[0]!);
   const text = readFileSync(join(taskDir, file), "utf8");
-  return { taskDir, records: text.trim().split("\n").map((line) => JSON.parse(line)) };
+  return {
+    taskDir,
+    records: text
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line)),
+  };
 }
 
 export function parseJsonLines(text: string): any[] {

@@ -16,12 +16,20 @@ export type ScriptedTurn = {
   reasoning?: string;
   toolCalls?: ScriptedToolCall[];
   /** Same meaning as `LlmUsage`: `inputTokens` excludes cached input. */
-  usage?: { inputTokens?: number; outputTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number };
+  usage?: {
+    inputTokens?: number;
+    outputTokens?: number;
+    cacheReadTokens?: number;
+    cacheWriteTokens?: number;
+  };
   /**
    * Faults: respond with an HTTP error status and a provider-shaped error body, drop the
    * connection after `afterChunks` stream chunks, or hang (never respond).
    */
-  fault?: { kind: "http"; status: number; message?: string } | { kind: "drop"; afterChunks: number } | { kind: "hang" };
+  fault?:
+    | { kind: "http"; status: number; message?: string }
+    | { kind: "drop"; afterChunks: number }
+    | { kind: "hang" };
   /** Delay between stream chunks in milliseconds (default 0). */
   chunkDelayMs?: number;
 };
@@ -33,7 +41,10 @@ export type RecordedRequest = {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   body: any;
+  /** When the request arrived (ms since the epoch, sub-millisecond precision). */
   receivedAt: number;
+  /** When the scripted reply was completely written (streamed replies only). */
+  respondedAt?: number;
 };
 
 /** What an encoder needs besides the turn: naming, chunking and usage defaults. */

@@ -23,7 +23,7 @@ export interface FakeModelServer {
   readonly requests: RecordedRequest[];
   /** Resolves when the server has received n requests in total; rejects after the timeout. */
   waitForRequests(n: number, timeoutMs?: number): Promise<void>;
-  /** Stops listening and destroys open sockets, hung ones included. */
+  /** Stops listening and destroys open sockets, hung ones included. Safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -61,6 +61,9 @@ function writeFrame(res: ServerResponse, frame: string): Promise<void> {
   });
 }
 
+/** Wall-clock milliseconds with sub-millisecond precision (for harness-overhead benchmarks). */
+const preciseNow = () => performance.timeOrigin + performance.now();
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Streams the frames, honouring the turn's chunk delay and drop fault; stops if the client leaves. */
@@ -93,6 +96,7 @@ export function startFakeModelServer(options: FakeModelServerOptions): Promise<F
   const sockets = new Set<Socket>();
   const waiters = new Set<() => void>();
   let toolCallNumber = 0;
+  let turnsPlayed = 0;
   const chunkSize = options.chunkSize ?? 8;
 
   function nextTurn(request: RecordedRequest, index: number): ScriptedTurn | undefined {
@@ -119,16 +123,16 @@ export function startFakeModelServer(options: FakeModelServerOptions): Promise<F
       sendError(res, format, 400, "fake model: request body is not valid JSON", number);
       return;
     }
-    const request: RecordedRequest = { format, path, headers: req.headers, body, receivedAt: Date.now() };
+    const request: RecordedRequest = { format, path, headers: req.headers, body, receivedAt: preciseNow() };
     requests.push(request);
     for (const wake of waiters) wake();
 
     const turn = nextTurn(request, number - 1);
     if (!turn) {
-      const turns = typeof options.script === "function" ? number - 1 : options.script.length;
-      sendError(res, format, 500, `fake model: script exhausted after ${turns} turns`, number);
+      sendError(res, format, 500, `fake model: script exhausted after ${turnsPlayed} turns`, number);
       return;
     }
+    turnsPlayed++;
     if (turn.fault?.kind === "hang") return;
     if (turn.fault?.kind === "http") {
       const message = turn.fault.message ?? `fake model: scripted HTTP ${turn.fault.status}`;
@@ -151,6 +155,7 @@ export function startFakeModelServer(options: FakeModelServerOptions): Promise<F
         ? anthropicFrames(turn, context)
         : openAiChatFrames(turn, context, { includeUsage: body.stream_options?.include_usage === true });
     await streamFrames(res, frames, turn);
+    request.respondedAt = preciseNow();
   }
 
   const server = createServer((req, res) => {
@@ -174,18 +179,22 @@ export function startFakeModelServer(options: FakeModelServerOptions): Promise<F
       };
       const timer = setTimeout(() => {
         waiters.delete(check);
-        reject(new Error(`fake model: expected ${n} requests within ${timeoutMs} ms, got ${requests.length}`));
+        reject(
+          new Error(`fake model: expected ${n} requests within ${timeoutMs} ms, got ${requests.length}`),
+        );
       }, timeoutMs);
       waiters.add(check);
       check();
     });
   }
 
+  let closing: Promise<void> | undefined;
   function close(): Promise<void> {
-    return new Promise((resolve, reject) => {
+    closing ??= new Promise((resolve, reject) => {
       server.close((error) => (error ? reject(error) : resolve()));
       for (const socket of sockets) socket.destroy();
     });
+    return closing;
   }
 
   return new Promise((resolve, reject) => {

@@ -52,7 +52,8 @@ export function parseSearchReplace(diff: string): ParseResult {
       return fail(`block ${blockNumber} has no "+++++++ REPLACE" line before the next SEARCH.`);
     } else current.replace.push(line);
   }
-  if (state !== "outside") return fail(`block ${blocks.length + 1} is not closed by a "+++++++ REPLACE" line.`);
+  if (state !== "outside")
+    return fail(`block ${blocks.length + 1} is not closed by a "+++++++ REPLACE" line.`);
   if (blocks.length === 0) return fail("it contains no SEARCH/REPLACE block.");
   return { ok: true, blocks };
 }
@@ -100,7 +101,9 @@ export function applySearchReplace(content: string, blocks: readonly SearchRepla
     const matches = findLineAlignedMatches(text, needle);
     if (matches.length !== 1) {
       const reason =
-        matches.length === 0 ? notFoundReason(number, text, block.search) : ambiguousReason(number, text, matches);
+        matches.length === 0
+          ? notFoundReason(number, text, block.search)
+          : ambiguousReason(number, text, matches);
       failed.push({ block: number, reason });
       return;
     }

@@ -35,7 +35,12 @@ export const SKIPPED_DIRECTORIES = [
  * skip `SKIPPED_DIRECTORIES` below the starting directory.
  */
 export function commonRipgrepArgs(): string[] {
-  return ["--hidden", "--no-require-git", "--no-config", ...SKIPPED_DIRECTORIES.flatMap((dir) => ["--glob", `!${dir}/`])];
+  return [
+    "--hidden",
+    "--no-require-git",
+    "--no-config",
+    ...SKIPPED_DIRECTORIES.flatMap((dir) => ["--glob", `!${dir}/`]),
+  ];
 }
 
 export interface RipgrepRun {

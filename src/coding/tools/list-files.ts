@@ -39,7 +39,9 @@ export interface ListFilesOptions {
   maxScannedFiles?: number;
 }
 
-export function createListFilesTool(options: ListFilesOptions): ToolHandler<ListFilesInput, ListFilesDetails> {
+export function createListFilesTool(
+  options: ListFilesOptions,
+): ToolHandler<ListFilesInput, ListFilesDetails> {
   const maxEntries = options.maxEntries ?? 200;
   const maxScannedFiles = options.maxScannedFiles ?? 50_000;
   return {
@@ -56,7 +58,8 @@ export function createListFilesTool(options: ListFilesOptions): ToolHandler<List
       let listing: Listing;
       try {
         const stats = await fs.stat(abs);
-        if (!stats.isDirectory()) return errorResult(`${display} is a file, not a directory. Use read_file to read it.`);
+        if (!stats.isDirectory())
+          return errorResult(`${display} is a file, not a directory. Use read_file to read it.`);
         listing = recursive
           ? await listRecursive(abs, maxEntries, maxScannedFiles, ctx.signal)
           : await listFlat(abs, maxEntries);
@@ -159,19 +162,16 @@ async function listRecursive(
 
 /** Orders paths so that each directory's contents follow it, directories before files. */
 function compareAsTree(a: string, b: string): number {
-  const as = a.split("/");
-  const bs = b.split("/");
-  for (let i = 0; ; i++) {
-    const aIsLast = i >= as.length - 1 || (i === as.length - 2 && as[i + 1] === "");
-    const bIsLast = i >= bs.length - 1 || (i === bs.length - 2 && bs[i + 1] === "");
-    if (as[i] !== bs[i]) {
-      const aDir = !aIsLast || a.endsWith("/");
-      const bDir = !bIsLast || b.endsWith("/");
-      if (aDir !== bDir) return aDir ? -1 : 1;
-      return compareNames(as[i]!, bs[i]!);
-    }
-    if (aIsLast || bIsLast) return aIsLast === bIsLast ? 0 : aIsLast ? -1 : 1;
+  const as = a.replace(/\/$/, "").split("/");
+  const bs = b.replace(/\/$/, "").split("/");
+  for (let i = 0; i < Math.min(as.length, bs.length); i++) {
+    if (as[i] === bs[i]) continue;
+    const aDir = i < as.length - 1 || a.endsWith("/");
+    const bDir = i < bs.length - 1 || b.endsWith("/");
+    if (aDir !== bDir) return aDir ? -1 : 1;
+    return compareNames(as[i]!, bs[i]!);
   }
+  return as.length - bs.length;
 }
 
 function render(details: ListFilesDetails, incomplete: boolean): string {

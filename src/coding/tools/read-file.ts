@@ -10,12 +10,7 @@ const describe = (maxLines: number) =>
 
 const schema = z.object({
   path: z.string().describe("Path of the file, relative to the workspace root."),
-  start_line: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe("First line to read, 1-based. Defaults to 1."),
+  start_line: z.number().int().min(1).optional().describe("First line to read, 1-based. Defaults to 1."),
   end_line: z
     .number()
     .int()
@@ -62,7 +57,8 @@ export function createReadFileTool(options: ReadFileOptions): ToolHandler<ReadFi
       let bytes: Buffer;
       try {
         const stats = await fs.stat(abs);
-        if (stats.isDirectory()) return errorResult(`${display} is a directory. Use list_files to see its contents.`);
+        if (stats.isDirectory())
+          return errorResult(`${display} is a directory. Use list_files to see its contents.`);
         if (stats.size > maxFileBytes) {
           return errorResult(
             `${display} is too large to read (${stats.size} bytes). Use search_files to find the part you need.`,
@@ -75,7 +71,9 @@ export function createReadFileTool(options: ReadFileOptions): ToolHandler<ReadFi
         return errorResult(message);
       }
       if (looksBinary(bytes)) {
-        return errorResult(`${display} looks like a binary file (it contains NUL bytes); read_file only reads text.`);
+        return errorResult(
+          `${display} looks like a binary file (it contains NUL bytes); read_file only reads text.`,
+        );
       }
       return renderWindow(display, splitLines(toLf(bytes.toString("utf8"))), input, maxLines, maxLineLength);
     },

@@ -61,7 +61,8 @@ export function createReplaceInFileTool(
       let original: string;
       try {
         const bytes = await fs.readFile(abs);
-        if (looksBinary(bytes)) return errorResult(`${display} looks like a binary file; it cannot be edited.`);
+        if (looksBinary(bytes))
+          return errorResult(`${display} looks like a binary file; it cannot be edited.`);
         original = bytes.toString("utf8");
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") {

@@ -2,8 +2,8 @@ import type { ToolResult } from "../../agent/tool.js";
 import { PathOutsideWorkspaceError, type Workspace } from "../workspace.js";
 
 /** A failure the model can recover from, with a message telling it how. */
-export function errorResult<D>(message: string, details?: D): ToolResult<D> {
-  return details === undefined ? { content: message, isError: true } : { content: message, details, isError: true };
+export function errorResult(message: string): ToolResult<never> {
+  return { content: message, isError: true };
 }
 
 /** A model-given path resolved inside the workspace, or the error result to return instead. */
@@ -33,7 +33,7 @@ export function describeFileError(error: unknown, display: string): string | und
     case "ENOENT":
       return `${display} does not exist. Check the path (relative to the workspace root), or use list_files to see what is there.`;
     case "ENOTDIR":
-      return `${display} does not exist: a part of the path is a file, not a directory.`;
+      return `${display} cannot be used: a part of its path is a file, not a directory.`;
     case "EISDIR":
       return `${display} is a directory, not a file. Use list_files to see its contents.`;
     case "EACCES":

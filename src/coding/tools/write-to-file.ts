@@ -47,7 +47,8 @@ export function createWriteToFileTool(
       const { abs, display } = resolved;
       try {
         const previous = await readIfExists(abs);
-        const data = previous === undefined ? input.content : applyTextFormat(input.content, detectTextFormat(previous));
+        const data =
+          previous === undefined ? input.content : applyTextFormat(input.content, detectTextFormat(previous));
         await writeFileAtomic(abs, data);
         const { linesAdded, linesRemoved } = countLineChanges(
           splitLines(toLf(previous ?? "")),

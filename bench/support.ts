@@ -1,0 +1,77 @@
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dirname, "..");
+export const CLI = join(ROOT, "dist", "cli.js");
+export const now = () => performance.timeOrigin + performance.now();
+
+export function median(values: number[]): number {
+  return percentile(values, 50);
+}
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+export const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+
+export interface ProcessRun {
+  code: number | null;
+  startedAt: number;
+  endedAt: number;
+  stdout: string;
+  stderr: string;
+  /** Peak resident set size in bytes (VmHWM, sampled from /proc until exit). */
+  peakRssBytes: number;
+  /** Bytes the process passed to write(2) and friends (/proc/<pid>/io wchar, last sample). */
+  writtenBytes: number;
+}
+
+function readProc(pid: number): { hwm: number; wchar: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const io = readFileSync(`/proc/${pid}/io`, "utf8");
+    const hwm = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+    const wchar = Number(/wchar:\s+(\d+)/.exec(io)?.[1] ?? 0);
+    return { hwm, wchar };
+  } catch {
+    return undefined; // the process has exited between samples
+  }
+}
+
+/** Runs a command, sampling its peak memory and write volume until it exits. */
+export function runProcess(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; sampleMs?: number } = {}): Promise<ProcessRun> {
+  return new Promise((resolvePromise, reject) => {
+    const startedAt = now();
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let peak = 0;
+    let written = 0;
+    const sample = () => {
+      if (child.pid === undefined) return;
+      const reading = readProc(child.pid);
+      if (!reading) return;
+      peak = Math.max(peak, reading.hwm);
+      written = Math.max(written, reading.wchar);
+    };
+    const timer = options.sampleMs ? setInterval(sample, options.sampleMs) : undefined;
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    // Sample once more at exit (the zombie's /proc entry is still readable before reaping).
+    child.on("exit", () => sample());
+    child.on("close", (code) => {
+      if (timer) clearInterval(timer);
+      resolvePromise({ code, startedAt, endedAt: now(), stdout, stderr, peakRssBytes: peak, writtenBytes: written });
+    });
+  });
+}

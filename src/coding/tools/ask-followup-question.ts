@@ -1,0 +1,48 @@
+import { z } from "zod";
+import type { ToolHandler } from "../../agent/tool.js";
+import { oneLine } from "./summary.js";
+
+const DESCRIPTION =
+  "Ask the user a question when you need information you cannot find yourself (a preference, a missing " +
+  "requirement, a choice between approaches). Do not ask what you can learn from the files or by running " +
+  "commands. Offer 2-5 short options when the likely answers are known; the user may still answer freely.";
+
+const schema = z.object({
+  question: z.string().min(1).describe("The question, clear and specific."),
+  options: z
+    .array(z.string().min(1))
+    .min(2)
+    .max(5)
+    .optional()
+    .describe("2 to 5 possible answers the user can pick from."),
+});
+
+export type AskFollowupQuestionInput = z.infer<typeof schema>;
+
+export interface AskFollowupQuestionDetails {
+  question: string;
+  options?: string[];
+  answer: string;
+}
+
+export function createAskFollowupQuestionTool(): ToolHandler<
+  AskFollowupQuestionInput,
+  AskFollowupQuestionDetails
+> {
+  return {
+    name: "ask_followup_question",
+    description: DESCRIPTION,
+    inputSchema: schema,
+    mutates: false,
+    summarize: (input) => `ask_followup_question ${oneLine(input.question)}`,
+    async execute(input, ctx) {
+      const answer = await ctx.askUser(input.question, input.options);
+      const details = {
+        question: input.question,
+        ...(input.options ? { options: input.options } : {}),
+        answer,
+      };
+      return { content: `<answer>\n${answer}\n</answer>`, details };
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import type { ToolHandler } from "../../agent/tool.js";
+import { oneLine } from "./summary.js";
+
+const DESCRIPTION =
+  "Present the result of the task to the user once it is done and you have checked it (e.g. the build " +
+  "and tests pass). This ends the task. State what was done, concisely and finally: do not end with a " +
+  "question or an offer of more help.";
+
+const schema = z.object({
+  result: z.string().min(1).describe("What was done, for the user."),
+  command: z
+    .string()
+    .optional()
+    .describe('A command that shows the result to the user (e.g. "open index.html"), if there is one.'),
+});
+
+export type AttemptCompletionInput = z.infer<typeof schema>;
+
+export interface AttemptCompletionDetails {
+  result: string;
+  command?: string;
+}
+
+export function createAttemptCompletionTool(): ToolHandler<AttemptCompletionInput, AttemptCompletionDetails> {
+  return {
+    name: "attempt_completion",
+    description: DESCRIPTION,
+    inputSchema: schema,
+    mutates: false,
+    summarize: (input) => `attempt_completion ${oneLine(input.result)}`,
+    async execute(input) {
+      const details = { result: input.result, ...(input.command ? { command: input.command } : {}) };
+      return {
+        content: "The result was presented to the user.",
+        details,
+        completion: { result: input.result },
+      };
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { parseCliArgs, UsageError } from "../../src/hosts/cli/args.js";
+
+describe("parseCliArgs", () => {
+  it("reads print mode, the prompt and the model flags", () => {
+    const args = parseCliArgs(["-p", "fix", "it", "--provider", "openai", "--model", "m", "--base-url", "http://x/v1", "--output-format", "json", "-y", "--allow", "a", "--allow", "b"], "/w");
+    expect(args).toMatchObject({ command: "run", print: true, prompt: "fix it", provider: "openai", model: "m", baseUrl: "http://x/v1", outputFormat: "json", yes: true, allow: ["a", "b"], cwd: "/w" });
+  });
+
+  it("recognises demo, version and help", () => {
+    expect(parseCliArgs(["demo"], "/w").command).toBe("demo");
+    expect(parseCliArgs(["--version"], "/w").command).toBe("version");
+    expect(parseCliArgs(["-h"], "/w").command).toBe("help");
+  });
+
+  it("rejects unknown flags and bad values with usage errors", () => {
+    expect(() => parseCliArgs(["--frobnicate"], "/w")).toThrow(UsageError);
+    expect(() => parseCliArgs(["--output-format", "xml"], "/w")).toThrow(/text, json or stream-json/);
+    expect(() => parseCliArgs(["--command-timeout", "0"], "/w")).toThrow(/positive/);
+  });
+});
