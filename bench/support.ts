@@ -44,10 +44,18 @@ function readProc(pid: number): { hwm: number; wchar: number } | undefined {
 }
 
 /** Runs a command, sampling its peak memory and write volume until it exits. */
-export function runProcess(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; sampleMs?: number } = {}): Promise<ProcessRun> {
+export function runProcess(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; sampleMs?: number } = {},
+): Promise<ProcessRun> {
   return new Promise((resolvePromise, reject) => {
     const startedAt = now();
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     let peak = 0;
@@ -71,7 +79,15 @@ export function runProcess(command: string, args: string[], options: { cwd?: str
     child.on("exit", () => sample());
     child.on("close", (code) => {
       if (timer) clearInterval(timer);
-      resolvePromise({ code, startedAt, endedAt: now(), stdout, stderr, peakRssBytes: peak, writtenBytes: written });
+      resolvePromise({
+        code,
+        startedAt,
+        endedAt: now(),
+        stdout,
+        stderr,
+        peakRssBytes: peak,
+        writtenBytes: written,
+      });
     });
   });
 }

@@ -18,7 +18,9 @@ function* files(dir) {
 
 const layerOf = (rel) => {
   const [top, layer, host] = rel.split("/");
-  return top === "src" ? { layer, rank: order.indexOf(layer), host: layer === "hosts" ? host : undefined } : undefined;
+  return top === "src"
+    ? { layer, rank: order.indexOf(layer), host: layer === "hosts" ? host : undefined }
+    : undefined;
 };
 
 const problems = [];
@@ -35,11 +37,13 @@ for (const file of files(join(root, "src"))) {
     const to = layerOf(target);
     if (!to) {
       const allowed = allowedOutside.get(rel) ?? [];
-      if (!allowed.some((prefix) => target.startsWith(prefix))) problems.push(`${rel}: imports ${spec} outside src/`);
+      if (!allowed.some((prefix) => target.startsWith(prefix)))
+        problems.push(`${rel}: imports ${spec} outside src/`);
       continue;
     }
     if (to.rank > from.rank) problems.push(`${rel}: ${from.layer} must not import ${to.layer} (${spec})`);
-    if (from.host && to.host && from.host !== to.host) problems.push(`${rel}: host ${from.host} must not import host ${to.host} (${spec})`);
+    if (from.host && to.host && from.host !== to.host)
+      problems.push(`${rel}: host ${from.host} must not import host ${to.host} (${spec})`);
   }
 }
 if (problems.length > 0) {

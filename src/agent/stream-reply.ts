@@ -20,7 +20,10 @@ const UPDATE_INTERVAL_MS = 40;
  * Consumes one model stream, showing text and reasoning as they grow (updates coalesced to
  * one per interval) and collecting complete tool calls. Never throws.
  */
-export async function streamReply(events: AsyncIterable<LlmEvent>, ui: UiMessageLog): Promise<AssistantReply> {
+export async function streamReply(
+  events: AsyncIterable<LlmEvent>,
+  ui: UiMessageLog,
+): Promise<AssistantReply> {
   const reply: AssistantReply = { content: [], toolCalls: [], stopReason: "other", receivedAnything: false };
   let live:
     | { kind: "text" | "reasoning"; text: string; message: UiMessage; emittedAt: number; signature?: string }

@@ -18,4 +18,5 @@ export const mistakeFeedback = (feedback: string): string =>
 
 export const interruptedByUser = "[Response interrupted by user]";
 
-export const skippedAfterCompletion = "Not run: the task was completed by an earlier call in the same response.";
+export const skippedAfterCompletion =
+  "Not run: the task was completed by an earlier call in the same response.";

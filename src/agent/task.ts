@@ -3,10 +3,10 @@ import type { Ask, ErrorCode, Event, TaskStatus } from "../protocol/index.js";
 import type { ApprovalAnswer, ApprovalPolicy } from "./approval.js";
 import type { SessionJournal } from "./journal.js";
 import { type AssistantReply, streamReply } from "./stream-reply.js";
+import * as prompts from "./task-prompts.js";
 import type { ToolHandler } from "./tool.js";
 import { toLlmToolDefinitions } from "./tool-definitions.js";
 import { createToolExecutor, type ToolCallRequest } from "./tool-executor.js";
-import * as prompts from "./task-prompts.js";
 import { createUiMessageLog, type UiMessageLog } from "./ui-messages.js";
 
 export interface TaskOptions {
@@ -54,7 +54,13 @@ export function createTask(options: TaskOptions) {
 
   const setStatus = (next: TaskStatus) => {
     status = next;
-    options.emit({ type: "state", taskId: options.taskId, status, usage: { ...usage }, model: options.model.config.model });
+    options.emit({
+      type: "state",
+      taskId: options.taskId,
+      status,
+      usage: { ...usage },
+      model: options.model.config.model,
+    });
   };
 
   const appendHistory = (message: LlmMessage) => {
@@ -74,9 +80,19 @@ export function createTask(options: TaskOptions) {
     });
   };
 
-  const requestApproval = async (tool: ToolHandler, input: unknown, callId: string): Promise<ApprovalAnswer> => {
+  const requestApproval = async (
+    tool: ToolHandler,
+    input: unknown,
+    callId: string,
+  ): Promise<ApprovalAnswer> => {
     if (!options.interactive) return { approved: false };
-    const answer = await ask({ ask: "tool_approval", tool: tool.name, callId, summary: tool.summarize(input), input });
+    const answer = await ask({
+      ask: "tool_approval",
+      tool: tool.name,
+      callId,
+      summary: tool.summarize(input),
+      input,
+    });
     if (answer.response === "approve") return { approved: true };
     return { approved: false, feedback: answer.text };
   };
@@ -107,11 +123,19 @@ export function createTask(options: TaskOptions) {
       );
       const reply = await streamReply(events, ui);
       if (reply.usage) addUsage(usage, reply.usage);
-      ui.update(row, { say: "api_request", index: turns, usage: reply.usage, durationMs: Date.now() - started });
+      ui.update(row, {
+        say: "api_request",
+        index: turns,
+        usage: reply.usage,
+        durationMs: Date.now() - started,
+      });
       const canRetry = reply.error?.retryable && attempt < retry.attempts && !controller.signal.aborted;
       if (!reply.error || !canRetry) return reply;
       const delay = retry.baseDelayMs * 2 ** attempt;
-      ui.say({ say: "notice", text: `Model request failed (${reply.error.message}); retrying in ${delay / 1000}s.` });
+      ui.say({
+        say: "notice",
+        text: `Model request failed (${reply.error.message}); retrying in ${delay / 1000}s.`,
+      });
       await sleep(delay, controller.signal);
     }
   }
@@ -128,13 +152,20 @@ export function createTask(options: TaskOptions) {
     return undefined;
   }
 
-  async function runToolCalls(calls: ToolCallRequest[]): Promise<{ results: ToolResultBlock[]; completion?: string }> {
+  async function runToolCalls(
+    calls: ToolCallRequest[],
+  ): Promise<{ results: ToolResultBlock[]; completion?: string }> {
     const results: ToolResultBlock[] = [];
     let completion: string | undefined;
     for (const call of calls) {
       if (completion !== undefined || controller.signal.aborted) {
         const text = completion !== undefined ? prompts.skippedAfterCompletion : prompts.interruptedByUser;
-        results.push({ type: "tool_result", callId: call.id, content: [{ type: "text", text }], isError: true });
+        results.push({
+          type: "tool_result",
+          callId: call.id,
+          content: [{ type: "text", text }],
+          isError: true,
+        });
         continue;
       }
       const outcome = await executor.execute(call);
@@ -192,7 +223,13 @@ export function createTask(options: TaskOptions) {
 
   async function finish(outcome: TaskOutcome): Promise<TaskOutcome> {
     if (outcome.status === "completed") {
-      options.emit({ type: "task_completed", taskId: options.taskId, result: outcome.result, usage: { ...usage }, turns });
+      options.emit({
+        type: "task_completed",
+        taskId: options.taskId,
+        result: outcome.result,
+        usage: { ...usage },
+        turns,
+      });
       setStatus("completed");
     } else if (outcome.status === "failed") {
       ui.say({ say: "error", message: outcome.message, code: outcome.code });
@@ -254,9 +291,13 @@ function addUsage(total: LlmUsage, add: LlmUsage): void {
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

@@ -128,8 +128,11 @@ export function createToolExecutor(options: ToolExecutorOptions) {
       options.ui.update(message, toolSay(tool.name, call.id, summary, input, "error", text));
       return errorOutcome(call.id, text);
     }
-    const content = typeof result.content === "string" ? [{ type: "text" as const, text: result.content }] : result.content;
-    const text = content.map((block) => (block.type === "text" ? block.text : `[${block.mediaType} image]`)).join("\n");
+    const content =
+      typeof result.content === "string" ? [{ type: "text" as const, text: result.content }] : result.content;
+    const text = content
+      .map((block) => (block.type === "text" ? block.text : `[${block.mediaType} image]`))
+      .join("\n");
     options.ui.update(message, {
       ...toolSay(tool.name, call.id, summary, input, result.isError ? "error" : "done", tail(text)),
       details: result.details,

@@ -13,11 +13,19 @@ describe("the file journal", () => {
     journal.appendUi("add", { id: "m1", ts: 1, type: "say", payload: { say: "text", text: "hello" } });
     await journal.sync();
     await journal.close();
-    const api = readFileSync(join(dir, "api_history.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
-    expect(api.map((r) => [r.v, r.message.role])).toEqual([[1, "user"], [1, "assistant"]]);
+    const api = readFileSync(join(dir, "api_history.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(api.map((r) => [r.v, r.message.role])).toEqual([
+      [1, "user"],
+      [1, "assistant"],
+    ]);
     const ui = readFileSync(join(dir, "ui_messages.jsonl"), "utf8");
     expect(JSON.parse(ui)).toMatchObject({ v: 1, op: "add", message: { id: "m1" } });
-    expect(journal.bytesWritten()).toBe(Buffer.byteLength(readFileSync(join(dir, "api_history.jsonl"))) + Buffer.byteLength(ui));
+    expect(journal.bytesWritten()).toBe(
+      Buffer.byteLength(readFileSync(join(dir, "api_history.jsonl"))) + Buffer.byteLength(ui),
+    );
   });
 
   it("appends to an existing journal instead of rewriting it", async () => {

@@ -3,8 +3,39 @@ import { parseCliArgs, UsageError } from "../../src/hosts/cli/args.js";
 
 describe("parseCliArgs", () => {
   it("reads print mode, the prompt and the model flags", () => {
-    const args = parseCliArgs(["-p", "fix", "it", "--provider", "openai", "--model", "m", "--base-url", "http://x/v1", "--output-format", "json", "-y", "--allow", "a", "--allow", "b"], "/w");
-    expect(args).toMatchObject({ command: "run", print: true, prompt: "fix it", provider: "openai", model: "m", baseUrl: "http://x/v1", outputFormat: "json", yes: true, allow: ["a", "b"], cwd: "/w" });
+    const args = parseCliArgs(
+      [
+        "-p",
+        "fix",
+        "it",
+        "--provider",
+        "openai",
+        "--model",
+        "m",
+        "--base-url",
+        "http://x/v1",
+        "--output-format",
+        "json",
+        "-y",
+        "--allow",
+        "a",
+        "--allow",
+        "b",
+      ],
+      "/w",
+    );
+    expect(args).toMatchObject({
+      command: "run",
+      print: true,
+      prompt: "fix it",
+      provider: "openai",
+      model: "m",
+      baseUrl: "http://x/v1",
+      outputFormat: "json",
+      yes: true,
+      allow: ["a", "b"],
+      cwd: "/w",
+    });
   });
 
   it("recognises demo, version and help", () => {

@@ -10,7 +10,9 @@ type Format = "anthropic" | "openai";
 
 /** The model's tool names and result pairing, read from a recorded request in either wire format. */
 function toolNames(format: Format, body: any): string[] {
-  return format === "anthropic" ? body.tools.map((t: any) => t.name) : body.tools.map((t: any) => t.function.name);
+  return format === "anthropic"
+    ? body.tools.map((t: any) => t.name)
+    : body.tools.map((t: any) => t.function.name);
 }
 function lastToolCallIds(format: Format, body: any): { calls: string[]; results: string[] } {
   const messages = body.messages;
@@ -25,7 +27,10 @@ function lastToolCallIds(format: Format, body: any): { calls: string[]; results:
   const lastAssistant = messages.findLastIndex((m: any) => m.role === "assistant");
   return {
     calls: messages[lastAssistant].tool_calls.map((c: any) => c.id),
-    results: messages.slice(lastAssistant + 1).filter((m: any) => m.role === "tool").map((m: any) => m.tool_call_id),
+    results: messages
+      .slice(lastAssistant + 1)
+      .filter((m: any) => m.role === "tool")
+      .map((m: any) => m.tool_call_id),
   };
 }
 
@@ -44,7 +49,19 @@ describe.each<Format>(["anthropic", "openai"])("a real task end to end over %s",
         ? { ANTHROPIC_API_KEY: "sk-ant-test-secret", BOWLINE_HOME: home }
         : { OPENAI_API_KEY: "sk-test-secret", BOWLINE_HOME: home };
     const run = await runCli(
-      ["-p", "Fix the failing average test.", "--provider", format, "--base-url", baseUrl, "--model", "fake-model", "--yes", "--output-format", "stream-json"],
+      [
+        "-p",
+        "Fix the failing average test.",
+        "--provider",
+        format,
+        "--base-url",
+        baseUrl,
+        "--model",
+        "fake-model",
+        "--yes",
+        "--output-format",
+        "stream-json",
+      ],
       { cwd: repo, env },
     );
     expect(run.stderr).toBe("");
@@ -59,9 +76,20 @@ describe.each<Format>(["anthropic", "openai"])("a real task end to end over %s",
     const added = events.filter((e) => e.type === "ui_message_added").map((e) => e.message.payload);
     expect(added[0]).toEqual({ say: "task", text: "Fix the failing average test." });
     const toolsDone = events
-      .filter((e) => e.type === "ui_message_updated" && e.message.payload.say === "tool" && e.message.payload.status === "done")
+      .filter(
+        (e) =>
+          e.type === "ui_message_updated" &&
+          e.message.payload.say === "tool" &&
+          e.message.payload.status === "done",
+      )
       .map((e) => e.message.payload.tool);
-    expect(toolsDone).toEqual(["execute_command", "read_file", "replace_in_file", "execute_command", "attempt_completion"]);
+    expect(toolsDone).toEqual([
+      "execute_command",
+      "read_file",
+      "replace_in_file",
+      "execute_command",
+      "attempt_completion",
+    ]);
     const completed = events.find((e) => e.type === "task_completed");
     expect(completed.result).toContain("Fixed `average`");
     expect(completed.turns).toBe(5);
@@ -72,7 +100,16 @@ describe.each<Format>(["anthropic", "openai"])("a real task end to end over %s",
     expect(server.requests).toHaveLength(5);
     expect(server.requests[0]!.body.model).toBe("fake-model");
     expect(toolNames(format, server.requests[0]!.body)).toEqual(
-      expect.arrayContaining(["read_file", "write_to_file", "replace_in_file", "list_files", "search_files", "execute_command", "ask_followup_question", "attempt_completion"]),
+      expect.arrayContaining([
+        "read_file",
+        "write_to_file",
+        "replace_in_file",
+        "list_files",
+        "search_files",
+        "execute_command",
+        "ask_followup_question",
+        "attempt_completion",
+      ]),
     );
     for (const request of server.requests.slice(1)) {
       const { calls, results } = lastToolCallIds(format, request.body);
@@ -88,14 +125,28 @@ describe.each<Format>(["anthropic", "openai"])("a real task end to end over %s",
     // The journal on disk: every API message, and the UI messages, appended as JSONL.
     const api = readJournal(home, "api_history.jsonl");
     expect(api.records.map((r) => r.message.role)).toEqual([
-      "user", "assistant", "user", "assistant", "user", "assistant", "user", "assistant", "user", "assistant", "user",
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+      "user",
     ]);
     expect(api.records.every((r) => r.v === 1)).toBe(true);
     const ui = readJournal(home, "ui_messages.jsonl");
     expect(ui.records.some((r) => r.message.payload.say === "completion_result")).toBe(true);
     expect(ui.records.every((r) => r.message.partial !== true)).toBe(true);
     const meta = JSON.parse(readFileSync(join(api.taskDir, "task.json"), "utf8"));
-    expect(meta).toMatchObject({ workspace: repo, model: "fake-model", task: "Fix the failing average test." });
+    expect(meta).toMatchObject({
+      workspace: repo,
+      model: "fake-model",
+      task: "Fix the failing average test.",
+    });
     // Secrets never reach the journal.
     expect(readFileSync(join(api.taskDir, "api_history.jsonl"), "utf8")).not.toContain("secret");
   });

@@ -67,7 +67,8 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliArgs {
   let timeout: number | undefined;
   if (values["command-timeout"] !== undefined) {
     timeout = Number(values["command-timeout"]);
-    if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError("--command-timeout must be a positive number of seconds.");
+    if (!Number.isFinite(timeout) || timeout <= 0)
+      throw new UsageError("--command-timeout must be a positive number of seconds.");
   }
   let command: CliArgs["command"] = "run";
   let rest = positionals;

@@ -2,11 +2,11 @@ import { cpSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ScriptedTurn } from "../../../test/support/fake-model-server.js";
+import { startFakeModelServer } from "../../../test/support/fake-model-server.js";
 import { createNonInteractivePolicy } from "../../coding/approval-rules.js";
 import { createTaskSession } from "../../coding/controller.js";
 import { createModelClient } from "../../llm/create-client.js";
-import type { ScriptedTurn } from "../../../test/support/fake-model-server.js";
-import { startFakeModelServer } from "../../../test/support/fake-model-server.js";
 import type { CliArgs } from "./args.js";
 import { createTextRenderer } from "./render-text.js";
 
@@ -34,13 +34,19 @@ export const DEMO_SCRIPT: ScriptedTurn[] = [
       },
     ],
   },
-  { text: "Running the tests again.", toolCalls: [{ name: "execute_command", input: { command: "node --test" } }] },
+  {
+    text: "Running the tests again.",
+    toolCalls: [{ name: "execute_command", input: { command: "node --test" } }],
+  },
   {
     text: "All tests pass.",
     toolCalls: [
       {
         name: "attempt_completion",
-        input: { result: "Fixed `average` in src/math.js: it divided by `values.length - 1`; it now divides by `values.length`. `node --test` passes (2 tests)." },
+        input: {
+          result:
+            "Fixed `average` in src/math.js: it divided by `values.length - 1`; it now divides by `values.length`. `node --test` passes (2 tests).",
+        },
       },
     ],
   },
@@ -53,7 +59,9 @@ export async function runDemo(args: CliArgs): Promise<number> {
   const repo = join(work, "buggy-calculator");
   cpSync(example, repo, { recursive: true });
   const write = (line: string) => process.stdout.write(`${line}\n`);
-  write("Bowline demo: a SCRIPTED model (no API key, no network) fixes a bug in a copy of examples/buggy-calculator.");
+  write(
+    "Bowline demo: a SCRIPTED model (no API key, no network) fixes a bug in a copy of examples/buggy-calculator.",
+  );
   write(`Workspace: ${repo}\n`);
   const server = await startFakeModelServer({ script: DEMO_SCRIPT, chunkSize: 12 });
   try {

@@ -29,7 +29,9 @@ export function createLineModeHost() {
         .question(question)
         .then((raw) => {
           const answer = raw.trim();
-          dispatch(toCommand(askId, payload.ask, answer, payload.ask === "followup" ? payload.options : undefined));
+          dispatch(
+            toCommand(askId, payload.ask, answer, payload.ask === "followup" ? payload.options : undefined),
+          );
         });
     },
     close() {
@@ -49,5 +51,7 @@ function toCommand(askId: string, kind: string, answer: string, options?: string
     const chosen = options && Number.isInteger(index) ? options[index - 1] : undefined;
     return { type: "answer", askId, response: "message", text: chosen ?? answer };
   }
-  return answer ? { type: "answer", askId, response: "message", text: answer } : { type: "answer", askId, response: "deny" };
+  return answer
+    ? { type: "answer", askId, response: "message", text: answer }
+    : { type: "answer", askId, response: "deny" };
 }

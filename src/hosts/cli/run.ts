@@ -12,10 +12,15 @@ import { createLineModeHost } from "./line-mode.js";
 import { createTextRenderer } from "./render-text.js";
 
 /** Runs one task: print mode (`-p`) or the line-mode interactive host. */
-export async function runTaskCommand(args: CliArgs, injected?: { model: ModelClient; home?: string }): Promise<number> {
+export async function runTaskCommand(
+  args: CliArgs,
+  injected?: { model: ModelClient; home?: string },
+): Promise<number> {
   const prompt = args.prompt ?? (args.print ? readStdin() : undefined);
   if (args.print && !prompt?.trim()) {
-    process.stderr.write('bowline: no task given. Pass it as an argument (bowline -p "fix the failing test") or on stdin.\n');
+    process.stderr.write(
+      'bowline: no task given. Pass it as an argument (bowline -p "fix the failing test") or on stdin.\n',
+    );
     return 2;
   }
   const resolved = injected
@@ -29,7 +34,10 @@ export async function runTaskCommand(args: CliArgs, injected?: { model: ModelCli
   const output = createOutput(args);
   const line = interactive ? createLineModeHost() : undefined;
   let session: TaskSession | undefined;
-  const policy: ApprovalPolicy = createNonInteractivePolicy({ yes: args.yes, allow: parseAllowRules(args.allow) });
+  const policy: ApprovalPolicy = createNonInteractivePolicy({
+    yes: args.yes,
+    allow: parseAllowRules(args.allow),
+  });
   const interactivePolicy: ApprovalPolicy = (tool, input) => {
     const decision = policy(tool, input);
     return decision.type === "deny" ? { type: "ask" } : decision;
@@ -62,7 +70,13 @@ export async function runTaskCommand(args: CliArgs, injected?: { model: ModelCli
     const text = prompt ?? (await askForTask());
     if (!text) return 2;
     const outcome = await active.run(text);
-    output.finish(outcome, { taskId: active.task.id, turns: active.task.turns, usage: active.task.usage, durationMs: Date.now() - started, taskDir: active.taskDir });
+    output.finish(outcome, {
+      taskId: active.task.id,
+      turns: active.task.turns,
+      usage: active.task.usage,
+      durationMs: Date.now() - started,
+      taskDir: active.taskDir,
+    });
     return exitCode(outcome);
   } finally {
     process.off("SIGINT", onSigint);
@@ -82,7 +96,11 @@ type Summary = { taskId: string; turns: number; usage: unknown; durationMs: numb
 function createOutput(args: CliArgs) {
   const out = (text: string) => process.stdout.write(`${text}\n`);
   const err = (text: string) => process.stderr.write(`${text}\n`);
-  const textRenderer = !args.print ? createTextRenderer(out) : args.verbose ? createTextRenderer(err) : undefined;
+  const textRenderer = !args.print
+    ? createTextRenderer(out)
+    : args.verbose
+      ? createTextRenderer(err)
+      : undefined;
   return {
     event(event: Event) {
       if (args.print && args.outputFormat === "stream-json") out(JSON.stringify(event));
