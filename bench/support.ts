@@ -27,23 +27,18 @@ export interface ProcessRun {
   stderr: string;
   /** Peak resident set size in bytes (VmHWM, sampled from /proc until exit). */
   peakRssBytes: number;
-  /** Bytes the process passed to write(2) and friends (/proc/<pid>/io wchar, last sample). */
-  writtenBytes: number;
 }
 
-function readProc(pid: number): { hwm: number; wchar: number } | undefined {
+function readPeakRss(pid: number): number | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const io = readFileSync(`/proc/${pid}/io`, "utf8");
-    const hwm = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-    const wchar = Number(/wchar:\s+(\d+)/.exec(io)?.[1] ?? 0);
-    return { hwm, wchar };
+    return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
   } catch {
     return undefined; // the process has exited between samples
   }
 }
 
-/** Runs a command, sampling its peak memory and write volume until it exits. */
+/** Runs a command, sampling its peak memory until it exits. */
 export function runProcess(
   command: string,
   args: string[],
@@ -59,13 +54,9 @@ export function runProcess(
     let stdout = "";
     let stderr = "";
     let peak = 0;
-    let written = 0;
     const sample = () => {
       if (child.pid === undefined) return;
-      const reading = readProc(child.pid);
-      if (!reading) return;
-      peak = Math.max(peak, reading.hwm);
-      written = Math.max(written, reading.wchar);
+      peak = Math.max(peak, readPeakRss(child.pid) ?? 0);
     };
     const timer = options.sampleMs ? setInterval(sample, options.sampleMs) : undefined;
     child.stdout.on("data", (chunk) => {
@@ -86,7 +77,6 @@ export function runProcess(
         stdout,
         stderr,
         peakRssBytes: peak,
-        writtenBytes: written,
       });
     });
   });

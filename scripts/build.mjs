@@ -1,30 +1,57 @@
-// Bundles the CLI into dist/ with code splitting, so each command loads only its own code.
+// Builds the CLI into dist/: a tiny ESM entry (dist/cli.js) that parses arguments and answers
+// --version/--help itself, and one CommonJS bundle per command (dist/run.cjs, dist/demo.cjs)
+// that the entry loads with a V8 code cache (src/hosts/cli/load-bundle.ts).
 import { readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
 
-await build({
-  entryPoints: { cli: "src/hosts/cli/main.ts" },
-  outdir: "dist",
+const common = {
   bundle: true,
-  splitting: true,
-  format: "esm",
   platform: "node",
   target: "node20",
   minify: true,
-  sourcemap: "linked",
-  chunkNames: "chunks/[name]-[hash]",
+  sourcemap: false,
   // ripgrep finds its binary relative to its own package, so it stays a runtime dependency.
   external: ["@vscode/ripgrep"],
-  banner: {
-    js: [
-      "#!/usr/bin/env node",
-      'import { createRequire as __bowlineCreateRequire } from "node:module";',
-      "const require = __bowlineCreateRequire(import.meta.url);",
-    ].join("\n"),
-  },
   define: { BOWLINE_VERSION: JSON.stringify(pkg.version) },
   logLevel: "warning",
+};
+
+await build({
+  ...common,
+  entryPoints: { cli: "src/hosts/cli/main.ts" },
+  outdir: "dist",
+  format: "esm",
+  banner: { js: "#!/usr/bin/env node" },
+});
+
+/** Each model adapter (and its SDK) is a bundle of its own, loaded only when a task uses it. */
+const adapters = { "./anthropic-messages.js": "llm-anthropic-messages", "./openai-chat.js": "llm-openai-chat" };
+const adaptersExternal = {
+  name: "adapters-external",
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\/(anthropic-messages|openai-chat)\.js$/ }, (args) =>
+      args.importer.endsWith("create-client.ts") ? { path: `./${adapters[args.path]}.cjs`, external: true } : undefined,
+    );
+  },
+};
+
+await build({
+  ...common,
+  entryPoints: {
+    run: "src/hosts/cli/run.ts",
+    demo: "src/hosts/cli/demo.ts",
+    "llm-anthropic-messages": "src/llm/anthropic-messages.ts",
+    "llm-openai-chat": "src/llm/openai-chat.ts",
+  },
+  plugins: [adaptersExternal],
+  // import() becomes require(), so bundles load through the code-cached CommonJS path.
+  supported: { "dynamic-import": false },
+  outdir: "dist",
+  outExtension: { ".js": ".cjs" },
+  format: "cjs",
+  define: { ...common.define, "import.meta.url": "__bowlineModuleUrl" },
+  banner: { js: 'const __bowlineModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
 });

@@ -45,7 +45,8 @@ export function createTask(options: TaskOptions) {
   const ui: UiMessageLog = createUiMessageLog(options.emit, options.journal);
   const toolDefinitions = toLlmToolDefinitions(options.tools);
   const pendingAsks = new Map<string, (answer: AskAnswer) => void>();
-  const controller = new AbortController();
+  /** Aborts the current run; replaced when `send` continues an aborted task. */
+  let controller = new AbortController();
   const usage: LlmUsage = { ...ZERO_USAGE };
   let status: TaskStatus = "idle";
   let turns = 0;
@@ -61,6 +62,21 @@ export function createTask(options: TaskOptions) {
       usage: { ...usage },
       model: options.model.config.model,
     });
+  };
+
+  // Journal records are written as they happen (so a killed process loses nothing it
+  // finished); fdatasync runs in the background at each turn boundary so the disk flush never
+  // delays the next request. A write failure stops the task at the next boundary.
+  let journalFailure: Error | undefined;
+  let syncing: Promise<void> = Promise.resolve();
+  const syncJournal = () => {
+    const journal = options.journal;
+    if (!journal) return;
+    syncing = syncing
+      .then(() => journal.sync())
+      .catch((error: unknown) => {
+        journalFailure ??= error instanceof Error ? error : new Error(String(error));
+      });
   };
 
   const appendHistory = (message: LlmMessage) => {
@@ -108,7 +124,10 @@ export function createTask(options: TaskOptions) {
     tools: options.tools,
     policy: options.policy,
     ui,
-    signal: controller.signal,
+    // Read at each call, so a run continued after an abort gets the fresh signal.
+    get signal() {
+      return controller.signal;
+    },
     requestApproval,
     askUser,
   });
@@ -182,15 +201,29 @@ export function createTask(options: TaskOptions) {
     return { results, completion };
   }
 
+  /**
+   * Keeps the results of the last reply's tool calls in the history when the loop stops before
+   * sending them, so every call stays paired with its result (and nothing that ran is lost).
+   */
+  function keepToolResults(pending: ContentBlock[]): void {
+    const results = pending.filter((block) => block.type === "tool_result");
+    if (results.length > 0) appendHistory({ role: "user", content: results });
+  }
+
   async function loop(firstContent: ContentBlock[]): Promise<TaskOutcome> {
     setStatus("running");
     let pending = firstContent;
     while (true) {
-      if (controller.signal.aborted) return { status: "aborted" };
-      const stop = await checkMistakes(pending);
-      if (stop) return stop;
+      let stop = controller.signal.aborted ? undefined : await checkMistakes(pending);
+      // An abort also answers a pending mistake-limit ask; it still ends the task as aborted.
+      if (controller.signal.aborted) stop = { status: "aborted" };
+      if (stop) {
+        keepToolResults(pending);
+        return stop;
+      }
+      if (journalFailure) return { status: "failed", code: "storage_error", message: journalFailure.message };
       appendHistory({ role: "user", content: pending });
-      await options.journal?.sync();
+      syncJournal();
       turns++;
       const reply = await requestReply();
       if (controller.signal.aborted || reply.stopReason === "aborted") {
@@ -200,7 +233,8 @@ export function createTask(options: TaskOptions) {
         return { status: "aborted" };
       }
       if (reply.error) {
-        if (!reply.receivedAnything) history.pop();
+        // The request's user message stays in the history (as in the journal): a later `send`
+        // carries it, so tool results stay paired with their calls.
         return { status: "failed", code: "provider_error", message: reply.error.message };
       }
       appendHistory({ role: "assistant", content: reply.content });
@@ -238,7 +272,11 @@ export function createTask(options: TaskOptions) {
     } else {
       setStatus("aborted");
     }
-    await options.journal?.sync();
+    syncJournal();
+    await syncing;
+    if (journalFailure) {
+      options.emit({ type: "error", code: "storage_error", message: journalFailure.message, fatal: false });
+    }
     return outcome;
   }
 
@@ -264,6 +302,7 @@ export function createTask(options: TaskOptions) {
     async send(text: string): Promise<TaskOutcome> {
       ui.say({ say: "user_message", text });
       mistakes = 0;
+      if (controller.signal.aborted) controller = new AbortController();
       return finish(await loop([{ type: "text", text: `<user_message>\n${text}\n</user_message>` }]));
     },
     answer(askId: string, answer: AskAnswer): boolean {
@@ -288,16 +327,15 @@ function addUsage(total: LlmUsage, add: LlmUsage): void {
   total.cacheWriteTokens += add.cacheWriteTokens;
 }
 
+/** Resolves after `ms`, or as soon as `signal` aborts; leaves no listener on the signal behind. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
   });
 }

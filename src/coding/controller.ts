@@ -28,6 +28,8 @@ export interface TaskSessionOptions {
 export interface TaskSession {
   task: Task;
   taskDir: string;
+  /** Bytes appended to the journal so far (appends only: this equals the journal's size). */
+  journalBytesWritten(): number;
   run(text: string): Promise<TaskOutcome>;
   /** Commands from a host (answers, abort, follow-up messages). */
   dispatch(command: Command): void;
@@ -55,6 +57,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
   return {
     task,
     taskDir,
+    journalBytesWritten: () => journal.bytesWritten(),
     async run(text) {
       writeFileSync(
         join(taskDir, "task.json"),

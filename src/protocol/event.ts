@@ -9,6 +9,7 @@ export const ErrorCodeSchema = z.enum([
   "provider_error",
   "mistake_limit",
   "aborted",
+  "storage_error",
   "internal",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;

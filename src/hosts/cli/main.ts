@@ -1,4 +1,5 @@
 import { HELP, parseCliArgs, UsageError } from "./args.js";
+import { loadBundle } from "./load-bundle.js";
 
 declare const BOWLINE_VERSION: string;
 
@@ -22,9 +23,9 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${HELP}\n`);
       return 0;
     case "demo":
-      return (await import("./demo.js")).runDemo(args);
+      return loadBundle<typeof import("./demo.js")>("demo").runDemo(args);
     case "run":
-      return (await import("./run.js")).runTaskCommand(args);
+      return loadBundle<typeof import("./run.js")>("run").runTaskCommand(args);
   }
 }
 

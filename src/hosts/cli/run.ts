@@ -76,6 +76,7 @@ export async function runTaskCommand(
       usage: active.task.usage,
       durationMs: Date.now() - started,
       taskDir: active.taskDir,
+      journalBytesWritten: active.journalBytesWritten(),
     });
     return exitCode(outcome);
   } finally {
@@ -91,7 +92,14 @@ function exitCode(outcome: TaskOutcome): number {
   return 1;
 }
 
-type Summary = { taskId: string; turns: number; usage: unknown; durationMs: number; taskDir: string };
+type Summary = {
+  taskId: string;
+  turns: number;
+  usage: unknown;
+  durationMs: number;
+  taskDir: string;
+  journalBytesWritten: number;
+};
 
 function createOutput(args: CliArgs) {
   const out = (text: string) => process.stdout.write(`${text}\n`);

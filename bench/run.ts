@@ -1,0 +1,43 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { benchColdStart } from "./cold-start.js";
+import { benchHarnessOverhead } from "./harness-overhead.js";
+import { ROOT } from "./support.js";
+
+/** `npm run bench`: runs every benchmark, prints one JSON document and saves it in bench/results/. */
+const targets = {
+  firstRequestMs: 200,
+  versionOverNode: 2,
+  overheadMedianMs: 8,
+  peakRssMb: 120,
+  journalWrittenOverFinal: 1.5,
+};
+
+const coldStart = await benchColdStart(Number(process.env.BENCH_RUNS ?? 10));
+const turns = Number(process.env.BENCH_TURNS ?? 200);
+const harness = [
+  await benchHarnessOverhead({ turns, format: "anthropic" }),
+  await benchHarnessOverhead({ turns, format: "openai" }),
+];
+const worst = (pick: (h: (typeof harness)[number]) => number) => Math.max(...harness.map(pick));
+const result = {
+  date: new Date().toISOString(),
+  node: process.version,
+  coldStart,
+  harness,
+  targets,
+  met: {
+    firstRequest: coldStart.firstRequestMs <= targets.firstRequestMs,
+    version: coldStart.versionOverNode <= targets.versionOverNode,
+    overheadMedian: worst((h) => h.overheadMs.median) <= targets.overheadMedianMs,
+    growthAtMostLinear: harness.every((h) => h.overheadMs.growthLastOverFirst <= h.turns / 20),
+    peakRss: worst((h) => h.peakRssMb) <= targets.peakRssMb,
+    journal: worst((h) => h.journal.writtenOverFinal) <= targets.journalWrittenOverFinal,
+  },
+};
+const dir = join(ROOT, "bench", "results");
+mkdirSync(dir, { recursive: true });
+const text = `${JSON.stringify(result, null, 2)}\n`;
+writeFileSync(join(dir, "latest.json"), text);
+writeFileSync(join(dir, `bench-${result.date.replace(/[:.]/g, "-")}.json`), text);
+process.stdout.write(text);
