@@ -7,6 +7,10 @@ import { CLI, median, percentile, round, runProcess } from "./support.js";
 export interface HarnessOverheadOptions {
   turns: number;
   format: "anthropic" | "openai";
+  /** Extra node flags for the CLI process (for experiments). */
+  nodeFlags?: string[];
+  /** The V8 code-cache folder (XDG_CACHE_HOME) to use; share one across runs to measure warm starts. */
+  cacheHome?: string;
 }
 
 /**

@@ -4,7 +4,7 @@
  * execute function) that record what they were asked to do.
  */
 import { z } from "zod";
-import { createDefaultApprovalPolicy, type ApprovalPolicy } from "../../src/agent/approval.js";
+import { type ApprovalPolicy, createDefaultApprovalPolicy } from "../../src/agent/approval.js";
 import { createTask, type Task } from "../../src/agent/task.js";
 import type { ToolHandler } from "../../src/agent/tool.js";
 import { createModelClient } from "../../src/llm/create-client.js";

@@ -5,7 +5,15 @@
 import { afterEach, describe, expect, it } from "vitest";
 import * as prompts from "../../src/agent/task-prompts.js";
 import type { Event } from "../../src/protocol/index.js";
-import { call, callsSent, closeHarnesses, finishTurn, resultsSent, startHarness, statuses } from "./task-harness.js";
+import {
+  call,
+  callsSent,
+  closeHarnesses,
+  finishTurn,
+  resultsSent,
+  startHarness,
+  statuses,
+} from "./task-harness.js";
 
 afterEach(closeHarnesses);
 
@@ -27,14 +35,20 @@ function expectEveryCallPaired(history: readonly { role: string; content: any[] 
 
 describe("approvals in interactive mode", () => {
   it("asks before a mutating call, waits, and runs it once approved", async () => {
-    const h = await startHarness([{ toolCalls: [call("save", { name: "a.txt" }, "toolu_save")] }, finishTurn()], {
-      interactive: true,
-    });
+    const h = await startHarness(
+      [{ toolCalls: [call("save", { name: "a.txt" }, "toolu_save")] }, finishTurn()],
+      {
+        interactive: true,
+      },
+    );
     const outcome = h.task.start("Save a file.");
     const ask = await h.nextEvent(isAsk);
 
     expect(ask).toMatchObject({
-      message: { type: "ask", payload: { ask: "tool_approval", tool: "save", callId: "toolu_save", summary: "save a.txt" } },
+      message: {
+        type: "ask",
+        payload: { ask: "tool_approval", tool: "save", callId: "toolu_save", summary: "save a.txt" },
+      },
     });
     expect(h.task.status).toBe("waiting");
     await sleep(100);
@@ -44,16 +58,21 @@ describe("approvals in interactive mode", () => {
     expect(h.task.answer(askIdOf(ask), { response: "approve" })).toBe(true);
     expect(await outcome).toEqual({ status: "completed", result: "done" });
     expect(h.log[0]).toBe("save:a.txt");
-    expect(resultsSent(h.server.requests[1]!)).toEqual([{ id: "toolu_save", text: "saved a.txt", isError: false }]);
+    expect(resultsSent(h.server.requests[1]!)).toEqual([
+      { id: "toolu_save", text: "saved a.txt", isError: false },
+    ]);
     expect(statuses(h.events)).toEqual(["running", "waiting", "running", "completed"]);
     // An ask is answered once.
     expect(h.task.answer(askIdOf(ask), { response: "approve" })).toBe(false);
   });
 
   it("a denial with text is sent to the model as feedback, and the call does not run", async () => {
-    const h = await startHarness([{ toolCalls: [call("save", { name: "b.txt" }, "toolu_deny")] }, finishTurn()], {
-      interactive: true,
-    });
+    const h = await startHarness(
+      [{ toolCalls: [call("save", { name: "b.txt" }, "toolu_deny")] }, finishTurn()],
+      {
+        interactive: true,
+      },
+    );
     const outcome = h.task.start("Save a file.");
     const ask = await h.nextEvent(isAsk);
     h.task.answer(askIdOf(ask), { response: "deny", text: "call it notes.txt instead" });
@@ -68,7 +87,9 @@ describe("approvals in interactive mode", () => {
   });
 
   it("read-only calls run without asking", async () => {
-    const h = await startHarness([{ toolCalls: [call("echo", { text: "hi" })] }, finishTurn()], { interactive: true });
+    const h = await startHarness([{ toolCalls: [call("echo", { text: "hi" })] }, finishTurn()], {
+      interactive: true,
+    });
     await h.task.start("Echo.");
     expect(h.events.some(isAsk)).toBe(false);
     expect(h.log[0]).toBe("echo:hi");
@@ -117,12 +138,21 @@ describe("aborting", () => {
 
   it("during a tool run keeps every call of the reply paired with a result", async () => {
     const h = await startHarness([
-      { toolCalls: [call("wait", { ms: 10_000 }, "toolu_wait"), call("echo", { text: "later" }, "toolu_echo")] },
+      {
+        toolCalls: [
+          call("wait", { ms: 10_000 }, "toolu_wait"),
+          call("echo", { text: "later" }, "toolu_echo"),
+        ],
+      },
       finishTurn(),
     ]);
     const outcome = h.task.start("Wait.");
     await h.nextEvent(
-      (e) => e.type === "ui_message_updated" && e.message.type === "say" && e.message.payload.say === "tool" && e.message.payload.status === "running",
+      (e) =>
+        e.type === "ui_message_updated" &&
+        e.message.type === "say" &&
+        e.message.payload.say === "tool" &&
+        e.message.payload.status === "running",
     );
     h.task.abort();
 
@@ -133,12 +163,20 @@ describe("aborting", () => {
     expect(last.role).toBe("user");
     expect(last.content).toMatchObject([
       { type: "tool_result", callId: "toolu_wait", isError: true, content: [{ text: "stopped: aborted" }] },
-      { type: "tool_result", callId: "toolu_echo", isError: true, content: [{ text: prompts.interruptedByUser }] },
+      {
+        type: "tool_result",
+        callId: "toolu_echo",
+        isError: true,
+        content: [{ text: prompts.interruptedByUser }],
+      },
     ]);
   });
 
   it("while the mistake-limit question is open ends the task as aborted", async () => {
-    const h = await startHarness([{ text: "a" }, { text: "b" }], { interactive: true, maxConsecutiveMistakes: 2 });
+    const h = await startHarness([{ text: "a" }, { text: "b" }], {
+      interactive: true,
+      maxConsecutiveMistakes: 2,
+    });
     const outcome = h.task.start("Go.");
     const ask = await h.nextEvent(isAsk);
     expect(ask).toMatchObject({ message: { payload: { ask: "mistake_limit" } } });
@@ -160,7 +198,10 @@ describe("after the task stops", () => {
     expect(await h.task.start("Go.")).toMatchObject({ status: "failed", code: "mistake_limit" });
     expectEveryCallPaired(h.task.history);
 
-    expect(await h.task.send("Try finishing instead.")).toEqual({ status: "completed", result: "after help" });
+    expect(await h.task.send("Try finishing instead.")).toEqual({
+      status: "completed",
+      result: "after help",
+    });
     const resumed = h.server.requests[2]!;
     expect(callsSent(resumed)).toEqual(["toolu_f2"]);
     expect(JSON.stringify(resumed.body.messages)).toContain('"tool_use_id":"toolu_f2"');
@@ -203,9 +244,12 @@ describe("after the task stops", () => {
 
 describe("retries", () => {
   it("retries a retryable failure with back-off and completes", async () => {
-    const h = await startHarness([{ fault: { kind: "http", status: 503 } }, { fault: { kind: "drop", afterChunks: 3 } }, finishTurn()], {
-      retry: { attempts: 2, baseDelayMs: 50 },
-    });
+    const h = await startHarness(
+      [{ fault: { kind: "http", status: 503 } }, { fault: { kind: "drop", afterChunks: 3 } }, finishTurn()],
+      {
+        retry: { attempts: 2, baseDelayMs: 50 },
+      },
+    );
     const outcome = await h.task.start("Go.");
 
     expect(outcome).toEqual({ status: "completed", result: "done" });
@@ -231,7 +275,9 @@ describe("retries", () => {
       const h = await startHarness(
         (_, index) => {
           if (index >= turns * 2) return finishTurn();
-          return index % 2 === 0 ? { fault: { kind: "http", status: 503 } } : { toolCalls: [call("echo", { text: `${index}` })] };
+          return index % 2 === 0
+            ? { fault: { kind: "http", status: 503 } }
+            : { toolCalls: [call("echo", { text: `${index}` })] };
         },
         { retry: { attempts: 2, baseDelayMs: 1 } },
       );

@@ -42,7 +42,9 @@ describe("replies without a tool call", () => {
   });
 
   it("stop the task at the mistake limit without another request", async () => {
-    const h = await startHarness([{ text: "one" }, { text: "two" }, finishTurn()], { maxConsecutiveMistakes: 2 });
+    const h = await startHarness([{ text: "one" }, { text: "two" }, finishTurn()], {
+      maxConsecutiveMistakes: 2,
+    });
     const outcome = await h.task.start("Go.");
 
     expect(outcome).toMatchObject({ status: "failed", code: "mistake_limit" });
@@ -55,7 +57,11 @@ describe("replies without a tool call", () => {
 describe("the mistake count", () => {
   it("counts consecutive failing tool calls", async () => {
     const h = await startHarness(
-      [{ toolCalls: [call("fail", { why: "a" })] }, { toolCalls: [call("fail", { why: "b" })] }, finishTurn()],
+      [
+        { toolCalls: [call("fail", { why: "a" })] },
+        { toolCalls: [call("fail", { why: "b" })] },
+        finishTurn(),
+      ],
       { maxConsecutiveMistakes: 2 },
     );
     const outcome = await h.task.start("Go.");
@@ -141,7 +147,10 @@ describe("tool calls in one reply", () => {
         content: [{ type: "text", text: prompts.skippedAfterCompletion }],
       });
     }
-    expect(h.events.find((e) => e.type === "task_completed")).toMatchObject({ result: "the result", turns: 1 });
+    expect(h.events.find((e) => e.type === "task_completed")).toMatchObject({
+      result: "the result",
+      turns: 1,
+    });
   });
 
   it("a tool that throws becomes an error result, and the task goes on", async () => {
@@ -180,8 +189,14 @@ describe("usage and state", () => {
         toolCalls: [call("echo", { text: "x" })],
         usage: { inputTokens: 100, outputTokens: 10, cacheReadTokens: 50, cacheWriteTokens: 5 },
       },
-      { text: "thinking aloud", usage: { inputTokens: 20, outputTokens: 7, cacheReadTokens: 150, cacheWriteTokens: 0 } },
-      { ...finishTurn(), usage: { inputTokens: 3, outputTokens: 4, cacheReadTokens: 170, cacheWriteTokens: 1 } },
+      {
+        text: "thinking aloud",
+        usage: { inputTokens: 20, outputTokens: 7, cacheReadTokens: 150, cacheWriteTokens: 0 },
+      },
+      {
+        ...finishTurn(),
+        usage: { inputTokens: 3, outputTokens: 4, cacheReadTokens: 170, cacheWriteTokens: 1 },
+      },
     ]);
     await h.task.start("Count.");
 

@@ -41,7 +41,11 @@ describe("paths that escape the workspace", () => {
 
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    expect(resultOf(run)).toMatchObject({ type: "result", status: "completed", result: "Could not read it." });
+    expect(resultOf(run)).toMatchObject({
+      type: "result",
+      status: "completed",
+      result: "Could not read it.",
+    });
     expect(s.server.requests).toHaveLength(2);
     const [result] = sentToolResults(s.server.requests[1]!);
     expect(result).toMatchObject({ id: "toolu_escape", isError: true });
@@ -96,7 +100,10 @@ describe.each<Format>(["anthropic", "openai"])("tool calls the loop cannot run (
     expect(good!.text).toContain("export function average(values)");
     // The event stream shows the failed call as an error.
     const toolErrors = parseJsonLines(run.stdout).filter(
-      (e) => e.type === "ui_message_added" && e.message.payload.say === "tool" && e.message.payload.status === "error",
+      (e) =>
+        e.type === "ui_message_added" &&
+        e.message.payload.say === "tool" &&
+        e.message.payload.status === "error",
     );
     expect(toolErrors.map((e) => e.message.payload.callId)).toEqual(["call_bad_json"]);
   });
@@ -143,7 +150,13 @@ describe("a command that outlives its timeout", () => {
       complete("The command hangs."),
     ]);
     const started = Date.now();
-    const run = await s.run("Run the slow thing.", ["--yes", "--command-timeout", "1", "--output-format", "json"]);
+    const run = await s.run("Run the slow thing.", [
+      "--yes",
+      "--command-timeout",
+      "1",
+      "--output-format",
+      "json",
+    ]);
     const elapsed = Date.now() - started;
 
     expect(run.code).toBe(0);

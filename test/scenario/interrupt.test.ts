@@ -6,7 +6,14 @@
 import type { ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseJsonLines } from "../support/cli.js";
-import { closeScenarios, complete, type Format, readJournalLines, resultOf, startScenario } from "./scenario.js";
+import {
+  closeScenarios,
+  complete,
+  type Format,
+  readJournalLines,
+  resultOf,
+  startScenario,
+} from "./scenario.js";
 
 const INTERRUPTED = "[Response interrupted by user]";
 
@@ -49,7 +56,8 @@ describe.each<Format>(["anthropic", "openai"])("Ctrl-C over %s", (format) => {
 
 describe("Ctrl-C while a reply streams", () => {
   it("keeps what arrived, marked as interrupted, and exits 130", async () => {
-    const text = "I am going to explain this slowly, word by word, so that the stream takes a while to finish.";
+    const text =
+      "I am going to explain this slowly, word by word, so that the stream takes a while to finish.";
     const s = await startScenario("anthropic", [
       { text, toolCalls: [{ name: "read_file", input: { path: "src/math.js" } }], chunkDelayMs: 60 },
       complete(),
@@ -102,7 +110,10 @@ describe("SIGKILL mid-task", () => {
     for (const file of ["api_history.jsonl", "ui_messages.jsonl"] as const) {
       const journal = readJournalLines(s.home, file);
       // At most a torn last line; every complete line parses.
-      expect(journal.broken.filter((i) => i !== journal.lineCount - 1), file).toEqual([]);
+      expect(
+        journal.broken.filter((i) => i !== journal.lineCount - 1),
+        file,
+      ).toEqual([]);
     }
     const api = readJournalLines(s.home, "api_history.jsonl").records.map((r) => r.message);
     // The first turn is complete: the task, the reply calling read_file, and its result.
@@ -111,6 +122,8 @@ describe("SIGKILL mid-task", () => {
     expect(api[2].content[0]).toMatchObject({ type: "tool_result", callId: "toolu_read" });
     expect(JSON.stringify(api[2].content[0].content)).toContain("export function average");
     const ui = readJournalLines(s.home, "ui_messages.jsonl").records;
-    expect(ui.some((r) => r.message.payload.say === "tool" && r.message.payload.status === "done")).toBe(true);
+    expect(ui.some((r) => r.message.payload.say === "tool" && r.message.payload.status === "done")).toBe(
+      true,
+    );
   });
 });

@@ -4,7 +4,14 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { RecordedRequest } from "../support/fake-model-server.js";
-import { closeScenarios, complete, readJournalLines, resultOf, sentToolResults, startScenario } from "./scenario.js";
+import {
+  closeScenarios,
+  complete,
+  readJournalLines,
+  resultOf,
+  sentToolResults,
+  startScenario,
+} from "./scenario.js";
 
 const NUDGE = "[ERROR] Your previous response did not call a tool.";
 
@@ -44,11 +51,23 @@ describe("the mistake limit in print mode", () => {
     // The model's replies were kept in the history, each followed by a nudge.
     const api = readJournalLines(s.home, "api_history.jsonl");
     expect(api.broken).toEqual([]);
-    expect(api.records.map((r) => r.message.role)).toEqual(["user", "assistant", "user", "assistant", "user", "assistant"]);
+    expect(api.records.map((r) => r.message.role)).toEqual([
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+    ]);
   });
 
   it("fails after three consecutive failing tool calls, naming the last one", async () => {
-    const s = await startScenario("anthropic", [readMissing(1), readMissing(2), readMissing(3), complete("never")]);
+    const s = await startScenario("anthropic", [
+      readMissing(1),
+      readMissing(2),
+      readMissing(3),
+      complete("never"),
+    ]);
     const run = await s.run("Read the helpers.", ["--output-format", "stream-json"]);
 
     expect(run.code).toBe(1);
@@ -65,7 +84,11 @@ describe("the mistake limit in print mode", () => {
     const api = readJournalLines(s.home, "api_history.jsonl");
     const lastUser = api.records.at(-1).message;
     expect(lastUser.role).toBe("user");
-    expect(lastUser.content[0]).toMatchObject({ type: "tool_result", callId: "toolu_missing_3", isError: true });
+    expect(lastUser.content[0]).toMatchObject({
+      type: "tool_result",
+      callId: "toolu_missing_3",
+      isError: true,
+    });
   });
 
   it("a successful call between failures resets the count, and the task completes", async () => {
@@ -85,7 +108,12 @@ describe("the mistake limit in print mode", () => {
   });
 
   it("a reply without a tool and failing calls count together", async () => {
-    const s = await startScenario("anthropic", [readMissing(1), { text: "Hmm." }, readMissing(2), complete()]);
+    const s = await startScenario("anthropic", [
+      readMissing(1),
+      { text: "Hmm." },
+      readMissing(2),
+      complete(),
+    ]);
     const run = await s.run("Read the helpers.", ["--output-format", "stream-json"]);
 
     expect(run.code).toBe(1);
@@ -105,7 +133,13 @@ describe("the mistake limit in print mode", () => {
   });
 
   it("a denied call does not reset the count either", async () => {
-    const s = await startScenario("anthropic", [readMissing(1), readMissing(2), write, readMissing(3), complete()]);
+    const s = await startScenario("anthropic", [
+      readMissing(1),
+      readMissing(2),
+      write,
+      readMissing(3),
+      complete(),
+    ]);
     const run = await s.run("Write it.", ["--output-format", "stream-json"]);
 
     expect(run.code).toBe(1);

@@ -60,7 +60,10 @@ describe("where the task comes from and what is printed", () => {
 
   it("--output-format json prints one JSON object with status, result, usage and task id", async () => {
     const s = await startScenario("anthropic", [
-      { toolCalls: [{ name: "read_file", input: { path: "src/math.js" } }], usage: { inputTokens: 100, outputTokens: 7 } },
+      {
+        toolCalls: [{ name: "read_file", input: { path: "src/math.js" } }],
+        usage: { inputTokens: 100, outputTokens: 7 },
+      },
       { ...complete("All good."), usage: { inputTokens: 200, outputTokens: 5 } },
     ]);
     const run = await s.run("Check the code.", ["--output-format", "json"]);
@@ -96,7 +99,9 @@ describe("where the task comes from and what is printed", () => {
 
 describe("approvals without a person", () => {
   const writeCall = {
-    toolCalls: [{ id: "toolu_write", name: "write_to_file", input: { path: "NOTES.md", content: "hello\n" } }],
+    toolCalls: [
+      { id: "toolu_write", name: "write_to_file", input: { path: "NOTES.md", content: "hello\n" } },
+    ],
   };
 
   it("denies a write without --yes: nothing is written and the model is told how to allow it", async () => {
@@ -153,7 +158,9 @@ describe("approvals without a person", () => {
 
 describe("the result of a failed run in each format", () => {
   it("text format puts the failure on stderr and nothing on stdout", async () => {
-    const s = await startScenario("anthropic", [{ fault: { kind: "http", status: 400, message: "bad request" } }]);
+    const s = await startScenario("anthropic", [
+      { fault: { kind: "http", status: 400, message: "bad request" } },
+    ]);
     const run = await s.run("Do it.");
 
     expect(run.code).toBe(1);
@@ -163,7 +170,9 @@ describe("the result of a failed run in each format", () => {
   });
 
   it("stream-json ends with a result carrying the error code", async () => {
-    const s = await startScenario("anthropic", [{ fault: { kind: "http", status: 400, message: "bad request" } }]);
+    const s = await startScenario("anthropic", [
+      { fault: { kind: "http", status: 400, message: "bad request" } },
+    ]);
     const run = await s.run("Do it.", ["--output-format", "stream-json"]);
 
     expect(run.code).toBe(1);

@@ -7,7 +7,15 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseJsonLines } from "../support/cli.js";
-import { API_KEYS, closeScenarios, complete, type Format, readJournalLines, resultOf, startScenario } from "./scenario.js";
+import {
+  API_KEYS,
+  closeScenarios,
+  complete,
+  type Format,
+  readJournalLines,
+  resultOf,
+  startScenario,
+} from "./scenario.js";
 
 afterEach(closeScenarios);
 
@@ -68,7 +76,13 @@ describe("retryable failures", () => {
     expect(notices.map((e) => e.message.payload.text).join("\n")).toMatch(/retrying in 1s/);
     // The half-received reply is not in the conversation.
     const api = readJournalLines(s.home, "api_history.jsonl");
-    expect(api.records.map((r) => r.message.role)).toEqual(["user", "assistant", "user", "assistant", "user"]);
+    expect(api.records.map((r) => r.message.role)).toEqual([
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+      "user",
+    ]);
   });
 
   it("HTTP 500 on every attempt fails with provider_error after the retries", async () => {
