@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { LlmToolDefinition } from "../llm/types.js";
 import type { ToolHandler } from "./tool.js";
 

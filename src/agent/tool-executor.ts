@@ -1,3 +1,5 @@
+import * as z from "zod/mini";
+import en from "zod/v4/locales/en.js";
 import type { ToolResultBlock } from "../llm/types.js";
 import type { Say } from "../protocol/index.js";
 import type { ApprovalAnswer, ApprovalPolicy } from "./approval.js";
@@ -29,6 +31,9 @@ export interface ToolExecutorOptions {
   requestApproval(tool: ToolHandler, input: unknown, callId: string): Promise<ApprovalAnswer>;
   askUser(question: string, options?: string[]): Promise<string>;
 }
+
+// English messages for validation errors (zod/mini loads no locale by itself).
+z.config(en());
 
 const OUTPUT_PREVIEW_CHARS = 4000;
 const PROGRESS_INTERVAL_MS = 50;
@@ -68,7 +73,7 @@ export function createToolExecutor(options: ToolExecutorOptions) {
         `The arguments of ${tool.name} were not valid JSON (${call.parseError}). Call the tool again with a JSON object matching its schema.`,
       );
     }
-    const parsed = tool.inputSchema.safeParse(call.input ?? {});
+    const parsed = z.safeParse(tool.inputSchema, call.input ?? {});
     if (!parsed.success) {
       const problems = parsed.error.issues
         .map((issue) => `- ${issue.path.join(".") || "(input)"}: ${issue.message}`)

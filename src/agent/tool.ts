@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { $ZodType } from "zod/v4/core";
 import type { ImageBlock, TextBlock } from "../llm/types.js";
 
 /** Progress a running tool reports (e.g. command output as it arrives). */
@@ -35,7 +35,7 @@ export interface ToolHandler<I = any, D = unknown> {
   readonly name: string;
   /** Model-facing description. */
   readonly description: string;
-  readonly inputSchema: z.ZodType<I>;
+  readonly inputSchema: $ZodType<I>;
   /** True when a call changes files, processes or anything outside Bowline. When unsure: true. */
   readonly mutates: boolean;
   /** One line for hosts, e.g. `read_file src/a.ts`. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 
 /** Commands a host sends to the core. Each names the event that answers it. */
 export const CommandSchema = z.discriminatedUnion("type", [
@@ -14,7 +14,7 @@ export const CommandSchema = z.discriminatedUnion("type", [
     type: z.literal("answer"),
     askId: z.string(),
     response: z.enum(["approve", "deny", "message"]),
-    text: z.string().optional(),
+    text: z.optional(z.string()),
   }),
   /** Stops the stream and any running tool. Answered by `state` (aborted). */
   z.object({ type: z.literal("abort") }),

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { UiMessageSchema, UsageSchema } from "./ui-message.js";
 
 export const TaskStatusSchema = z.enum(["idle", "running", "waiting", "completed", "failed", "aborted"]);

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 
 /** Token usage of one model request, or the running total of a task. */
 export const UsageSchema = z.object({
@@ -27,18 +27,18 @@ export const SaySchema = z.discriminatedUnion("say", [
     input: z.unknown(),
     status: ToolStatusSchema,
     /** Text the model saw as the result (possibly shortened for display). */
-    output: z.string().optional(),
+    output: z.optional(z.string()),
     /** Typed display data from the tool (diffs, exit codes, ...). */
-    details: z.unknown().optional(),
+    details: z.optional(z.unknown()),
   }),
   z.object({
     say: z.literal("api_request"),
     index: z.number(),
-    usage: UsageSchema.optional(),
-    durationMs: z.number().optional(),
+    usage: z.optional(UsageSchema),
+    durationMs: z.optional(z.number()),
   }),
   z.object({ say: z.literal("notice"), text: z.string() }),
-  z.object({ say: z.literal("error"), message: z.string(), code: z.string().optional() }),
+  z.object({ say: z.literal("error"), message: z.string(), code: z.optional(z.string()) }),
   z.object({ say: z.literal("completion_result"), text: z.string() }),
 ]);
 export type Say = z.infer<typeof SaySchema>;
@@ -55,7 +55,7 @@ export const AskSchema = z.discriminatedUnion("ask", [
   z.object({
     ask: z.literal("followup"),
     question: z.string(),
-    options: z.array(z.string()).optional(),
+    options: z.optional(z.array(z.string())),
   }),
   z.object({ ask: z.literal("mistake_limit"), message: z.string() }),
 ]);
@@ -65,12 +65,12 @@ const UiMessageBase = z.object({
   id: z.string(),
   ts: z.number(),
   /** True while the message is still streaming. */
-  partial: z.boolean().optional(),
+  partial: z.optional(z.boolean()),
 });
 
 export const UiMessageSchema = z.union([
-  UiMessageBase.extend({ type: z.literal("say"), payload: SaySchema }),
-  UiMessageBase.extend({ type: z.literal("ask"), payload: AskSchema }),
+  z.extend(UiMessageBase, { type: z.literal("say"), payload: SaySchema }),
+  z.extend(UiMessageBase, { type: z.literal("ask"), payload: AskSchema }),
 ]);
 export type UiMessage = z.infer<typeof UiMessageSchema>;
 export type SayMessage = Extract<UiMessage, { type: "say" }>;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import * as z from "zod/mini";
 import { createAskFollowupQuestionTool } from "../../src/coding/tools/ask-followup-question.js";
 import { createAttemptCompletionTool } from "../../src/coding/tools/attempt-completion.js";
 import { createTestToolContext } from "./tool-context.js";
@@ -22,11 +23,11 @@ describe("ask_followup_question", () => {
     const tool = createAskFollowupQuestionTool();
     await tool.execute({ question: "OK?" }, test.ctx);
     expect(test.questions).toEqual([{ question: "OK?" }]);
-    expect(tool.inputSchema.safeParse({ question: "Q", options: ["only one"] }).success).toBe(false);
+    expect(z.safeParse(tool.inputSchema, { question: "Q", options: ["only one"] }).success).toBe(false);
     expect(
-      tool.inputSchema.safeParse({ question: "Q", options: ["1", "2", "3", "4", "5", "6"] }).success,
+      z.safeParse(tool.inputSchema, { question: "Q", options: ["1", "2", "3", "4", "5", "6"] }).success,
     ).toBe(false);
-    expect(tool.inputSchema.safeParse({ question: "Q", options: ["1", "2"] }).success).toBe(true);
+    expect(z.safeParse(tool.inputSchema, { question: "Q", options: ["1", "2"] }).success).toBe(true);
   });
 });
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { ToolHandler } from "../../agent/tool.js";
 import { oneLine } from "./summary.js";
 
@@ -8,13 +8,12 @@ const DESCRIPTION =
   "commands. Offer 2-5 short options when the likely answers are known; the user may still answer freely.";
 
 const schema = z.object({
-  question: z.string().min(1).describe("The question, clear and specific."),
-  options: z
-    .array(z.string().min(1))
-    .min(2)
-    .max(5)
-    .optional()
-    .describe("2 to 5 possible answers the user can pick from."),
+  question: z.string().check(z.minLength(1), z.describe("The question, clear and specific.")),
+  options: z.optional(
+    z
+      .array(z.string().check(z.minLength(1)))
+      .check(z.minLength(2), z.maxLength(5), z.describe("2 to 5 possible answers the user can pick from.")),
+  ),
 });
 
 export type AskFollowupQuestionInput = z.infer<typeof schema>;

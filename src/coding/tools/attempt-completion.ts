@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { ToolHandler } from "../../agent/tool.js";
 import { oneLine } from "./summary.js";
 
@@ -8,11 +8,14 @@ const DESCRIPTION =
   "question or an offer of more help.";
 
 const schema = z.object({
-  result: z.string().min(1).describe("What was done, for the user."),
-  command: z
-    .string()
-    .optional()
-    .describe('A command that shows the result to the user (e.g. "open index.html"), if there is one.'),
+  result: z.string().check(z.minLength(1), z.describe("What was done, for the user.")),
+  command: z.optional(
+    z
+      .string()
+      .check(
+        z.describe('A command that shows the result to the user (e.g. "open index.html"), if there is one.'),
+      ),
+  ),
 });
 
 export type AttemptCompletionInput = z.infer<typeof schema>;

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { ToolHandler } from "../../agent/tool.js";
 import type { KeptOutput } from "../process/output-buffer.js";
 import { findShell, runShellCommand, type ShellCommandResult } from "../process/run-shell-command.js";
@@ -11,15 +11,20 @@ const describe = (defaultTimeout: number, shell: string) =>
   `Run a shell command (${shell}) in the workspace root and return its exit code and output (stdout and stderr interleaved). The command cannot read input: anything that prompts fails or gets end-of-file, so pass non-interactive flags (e.g. "-y", "--yes"). Pagers are disabled. It is stopped after ${defaultTimeout} seconds unless you give a timeout; do not start servers or watchers that never exit. Long output keeps its beginning and end. To change directory for one command, use "cd dir && command".`;
 
 const schema = z.object({
-  command: z.string().min(1).describe("The shell command to run, as you would type it in bash."),
-  timeout: z
-    .number()
-    .positive()
-    .max(3600)
-    .optional()
-    .describe(
-      "Seconds to let the command run before it is stopped. Give more for long builds or test suites.",
-    ),
+  command: z
+    .string()
+    .check(z.minLength(1), z.describe("The shell command to run, as you would type it in bash.")),
+  timeout: z.optional(
+    z
+      .number()
+      .check(
+        z.positive(),
+        z.maximum(3600),
+        z.describe(
+          "Seconds to let the command run before it is stopped. Give more for long builds or test suites.",
+        ),
+      ),
+  ),
 });
 
 export type ExecuteCommandInput = z.infer<typeof schema>;

@@ -1,7 +1,7 @@
 import type { Dirent } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { ToolHandler } from "../../agent/tool.js";
 import { commonRipgrepArgs, runRipgrep } from "../search/ripgrep.js";
 import type { Workspace } from "../workspace.js";
@@ -11,11 +11,12 @@ const describe = (maxEntries: number) =>
   `List the files and directories in a directory of the workspace; directories end with "/". Paths are relative to the workspace root. With recursive=true, lists the whole tree, nearest entries first, up to ${maxEntries} entries, skipping version control, dependency and build directories (node_modules, .git, dist, ...) and files ignored by .gitignore. Use it to explore; use search_files to find content.`;
 
 const schema = z.object({
-  path: z.string().describe('Directory to list, relative to the workspace root ("." for the root).'),
-  recursive: z
-    .boolean()
-    .optional()
-    .describe("List the contents of subdirectories too. Defaults to false (top level only)."),
+  path: z.string().check(z.describe('Directory to list, relative to the workspace root ("." for the root).')),
+  recursive: z.optional(
+    z
+      .boolean()
+      .check(z.describe("List the contents of subdirectories too. Defaults to false (top level only).")),
+  ),
 });
 
 export type ListFilesInput = z.infer<typeof schema>;

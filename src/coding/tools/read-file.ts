@@ -1,5 +1,5 @@
 import fs from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { ToolHandler } from "../../agent/tool.js";
 import { looksBinary, splitLines, toLf } from "../files/text-format.js";
 import type { Workspace } from "../workspace.js";
@@ -9,14 +9,20 @@ const describe = (maxLines: number) =>
   `Read a text file in the workspace. Lines come numbered ("  12 | text"); the numbers are not part of the file, so leave them out when you quote lines in replace_in_file. At most ${maxLines} lines are returned per call: use start_line and end_line (1-based, inclusive) to read a large file in parts. Binary files cannot be read.`;
 
 const schema = z.object({
-  path: z.string().describe("Path of the file, relative to the workspace root."),
-  start_line: z.number().int().min(1).optional().describe("First line to read, 1-based. Defaults to 1."),
-  end_line: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe("Last line to read, 1-based and inclusive. Defaults to the end of the file or of the window."),
+  path: z.string().check(z.describe("Path of the file, relative to the workspace root.")),
+  start_line: z.optional(
+    z.int().check(z.minimum(1), z.describe("First line to read, 1-based. Defaults to 1.")),
+  ),
+  end_line: z.optional(
+    z
+      .int()
+      .check(
+        z.minimum(1),
+        z.describe(
+          "Last line to read, 1-based and inclusive. Defaults to the end of the file or of the window.",
+        ),
+      ),
+  ),
 });
 
 export type ReadFileInput = z.infer<typeof schema>;

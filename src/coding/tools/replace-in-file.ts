@@ -1,5 +1,5 @@
 import fs from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { ToolHandler, ToolResult } from "../../agent/tool.js";
 import {
   type AppliedBlock,
@@ -23,10 +23,10 @@ Rules:
 - Use write_to_file to create a file.`;
 
 const schema = z.object({
-  path: z.string().describe("Path of the file to edit, relative to the workspace root."),
+  path: z.string().check(z.describe("Path of the file to edit, relative to the workspace root.")),
   diff: z
     .string()
-    .describe(`One or more SEARCH/REPLACE blocks, each in this format:\n${SEARCH_REPLACE_FORMAT}`),
+    .check(z.describe(`One or more SEARCH/REPLACE blocks, each in this format:\n${SEARCH_REPLACE_FORMAT}`)),
 });
 
 export type ReplaceInFileInput = z.infer<typeof schema>;

@@ -1,5 +1,5 @@
 import fs from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { ToolHandler } from "../../agent/tool.js";
 import { commonRipgrepArgs, runRipgrep } from "../search/ripgrep.js";
 import type { Workspace } from "../workspace.js";
@@ -9,19 +9,26 @@ const describe = (maxMatches: number) =>
   `Search file contents in a directory of the workspace (recursively) with a regular expression (Rust regex syntax, as in ripgrep). Each matching line is shown with its line number and one line of context before and after, grouped by file; matching lines are marked with ">". At most ${maxMatches} matches are shown. Files ignored by .gitignore and dependency/build directories are skipped.`;
 
 const schema = z.object({
-  path: z.string().describe('Directory (or file) to search, relative to the workspace root ("." for all).'),
+  path: z
+    .string()
+    .check(z.describe('Directory (or file) to search, relative to the workspace root ("." for all).')),
   regex: z
     .string()
-    .min(1)
-    .describe(
-      "Regular expression to search for, in Rust regex syntax (escape special characters like ( [ . *).",
+    .check(
+      z.minLength(1),
+      z.describe(
+        "Regular expression to search for, in Rust regex syntax (escape special characters like ( [ . *).",
+      ),
     ),
-  file_pattern: z
-    .string()
-    .optional()
-    .describe(
-      'Glob limiting which files are searched, e.g. "*.ts" or "*.{js,jsx}"; it is matched against paths below `path`. Defaults to all files.',
-    ),
+  file_pattern: z.optional(
+    z
+      .string()
+      .check(
+        z.describe(
+          'Glob limiting which files are searched, e.g. "*.ts" or "*.{js,jsx}"; it is matched against paths below `path`. Defaults to all files.',
+        ),
+      ),
+  ),
 });
 
 export type SearchFilesInput = z.infer<typeof schema>;

@@ -1,5 +1,5 @@
 import fs from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { ToolHandler } from "../../agent/tool.js";
 import { writeFileAtomic } from "../files/atomic-write.js";
 import { countLineChanges } from "../files/line-changes.js";
@@ -13,8 +13,8 @@ const DESCRIPTION =
   "replace_in_file. An existing file keeps its line endings (CRLF or LF).";
 
 const schema = z.object({
-  path: z.string().describe("Path of the file to write, relative to the workspace root."),
-  content: z.string().describe("The complete content of the file, with no line numbers."),
+  path: z.string().check(z.describe("Path of the file to write, relative to the workspace root.")),
+  content: z.string().check(z.describe("The complete content of the file, with no line numbers.")),
 });
 
 export type WriteToFileInput = z.infer<typeof schema>;
