@@ -28,12 +28,17 @@ await build({
 });
 
 /** Each model adapter (and its SDK) is a bundle of its own, loaded only when a task uses it. */
-const adapters = { "./anthropic-messages.js": "llm-anthropic-messages", "./openai-chat.js": "llm-openai-chat" };
+const adapters = {
+  "./anthropic-messages.js": "llm-anthropic-messages",
+  "./openai-chat.js": "llm-openai-chat",
+};
 const adaptersExternal = {
   name: "adapters-external",
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^\.\/(anthropic-messages|openai-chat)\.js$/ }, (args) =>
-      args.importer.endsWith("create-client.ts") ? { path: `./${adapters[args.path]}.cjs`, external: true } : undefined,
+      args.importer.endsWith("create-client.ts")
+        ? { path: `./${adapters[args.path]}.cjs`, external: true }
+        : undefined,
     );
   },
 };
