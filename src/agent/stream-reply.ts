@@ -12,6 +12,8 @@ export interface AssistantReply {
   error?: { message: string; retryable: boolean; status?: number };
   /** True when any text, reasoning or tool call arrived before the stream ended. */
   receivedAnything: boolean;
+  /** Ids of the UI messages this reply created (text and reasoning). */
+  uiMessageIds: string[];
 }
 
 const UPDATE_INTERVAL_MS = 40;
@@ -24,7 +26,13 @@ export async function streamReply(
   events: AsyncIterable<LlmEvent>,
   ui: UiMessageLog,
 ): Promise<AssistantReply> {
-  const reply: AssistantReply = { content: [], toolCalls: [], stopReason: "other", receivedAnything: false };
+  const reply: AssistantReply = {
+    content: [],
+    toolCalls: [],
+    stopReason: "other",
+    receivedAnything: false,
+    uiMessageIds: [],
+  };
   let live:
     | { kind: "text" | "reasoning"; text: string; message: UiMessage; emittedAt: number; signature?: string }
     | undefined;
@@ -41,6 +49,7 @@ export async function streamReply(
     if (live && live.kind !== kind) finishLive();
     if (!live) {
       const message = ui.say({ say: kind, text: delta }, true);
+      reply.uiMessageIds.push(message.id);
       live = { kind, text: delta, message, emittedAt: Date.now() };
       return;
     }

@@ -150,6 +150,8 @@ export function createTask(options: TaskOptions) {
       });
       const canRetry = reply.error?.retryable && attempt < retry.attempts && !controller.signal.aborted;
       if (!reply.error || !canRetry) return reply;
+      // The partial reply is dropped from the history; hide what it showed, too.
+      for (const id of reply.uiMessageIds) ui.discard(id);
       const delay = retry.baseDelayMs * 2 ** attempt;
       ui.say({
         say: "notice",

@@ -9,6 +9,8 @@ export interface UiMessageLog {
   say(payload: Say, partial?: boolean): UiMessage;
   update(message: UiMessage, payload: Say, partial?: boolean): UiMessage;
   ask(payload: Ask): UiMessage;
+  /** Marks a message as belonging to a failed, retried reply (hosts hide it). */
+  discard(id: string): void;
   readonly messages: readonly UiMessage[];
 }
 
@@ -43,6 +45,13 @@ export function createUiMessageLog(emit: (event: Event) => void, journal?: Sessi
       record(message, previous.partial ? "add" : "update");
       emit({ type: "ui_message_updated", message });
       return message;
+    },
+    discard(id) {
+      const index = indexById.get(id);
+      if (index === undefined) return;
+      const message = { ...messages[index]!, partial: undefined, discarded: true } as UiMessage;
+      record(message, "update");
+      emit({ type: "ui_message_updated", message });
     },
     ask(payload) {
       const message: UiMessage = { id: nextId(), ts: Date.now(), type: "ask", payload };

@@ -42,7 +42,11 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
   const taskId = newTaskId();
   const taskDir = join(tasksDir(options.home ?? bowlineHome()), taskId);
   const journal = createFileJournal(taskDir);
-  const model = options.model ?? (await createModelClient(options.modelConfig));
+  // The task loop retries failed requests itself (with back-off and a notice), so the SDK's
+  // own retries are off unless the config asks for them; otherwise retries multiply.
+  const model =
+    options.model ??
+    (await createModelClient({ ...options.modelConfig, maxRetries: options.modelConfig.maxRetries ?? 0 }));
   const shell = process.env.SHELL || "/bin/bash";
   const task = createTask({
     taskId,

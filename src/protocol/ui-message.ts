@@ -66,6 +66,8 @@ const UiMessageBase = z.object({
   ts: z.number(),
   /** True while the message is still streaming. */
   partial: z.optional(z.boolean()),
+  /** True when the message belongs to a reply that failed and was retried: hosts hide it. */
+  discarded: z.optional(z.boolean()),
 });
 
 export const UiMessageSchema = z.union([

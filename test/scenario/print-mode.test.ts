@@ -55,7 +55,7 @@ describe("where the task comes from and what is printed", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("Explained.\n");
     const firstUser = JSON.stringify(s.server.requests[0]!.body.messages[0]);
-    expect(firstUser).toContain("<task>\\nexplain src/math.js");
+    expect(firstUser).toContain("<task>\\nexplain src/math.js\\n</task>");
   });
 
   it("--output-format json prints one JSON object with status, result, usage and task id", async () => {

@@ -7,7 +7,7 @@ import type { Event, UiMessage } from "../../protocol/index.js";
 export function createTextRenderer(write: (line: string) => void) {
   const printed = new Set<string>();
   const render = (message: UiMessage) => {
-    if (message.partial || message.type !== "say") return;
+    if (message.partial || message.discarded || message.type !== "say") return;
     const payload = message.payload;
     const key = `${message.id}:${payload.say === "tool" ? payload.status : ""}`;
     if (printed.has(key)) return;

@@ -16,7 +16,7 @@ export async function runTaskCommand(
   args: CliArgs,
   injected?: { model: ModelClient; home?: string },
 ): Promise<number> {
-  const prompt = args.prompt ?? (args.print ? readStdin() : undefined);
+  const prompt = (args.prompt ?? (args.print ? readStdin() : undefined))?.trim();
   if (args.print && !prompt?.trim()) {
     process.stderr.write(
       'bowline: no task given. Pass it as an argument (bowline -p "fix the failing test") or on stdin.\n',
