@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 
@@ -12,7 +11,10 @@ export async function writeFileAtomic(abs: string, data: string): Promise<void> 
   const dir = path.dirname(abs);
   await fs.mkdir(dir, { recursive: true });
   const mode = await existingMode(abs);
-  const temp = path.join(dir, `.${path.basename(abs)}.${randomBytes(6).toString("hex")}.bowline.tmp`);
+  const temp = path.join(
+    dir,
+    `.${path.basename(abs)}.${Math.random().toString(36).slice(2, 10)}.bowline.tmp`,
+  );
   try {
     const handle = await fs.open(temp, "wx", mode ?? 0o666);
     try {

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { HeadTailBuffer, type KeptOutput } from "./output-buffer.js";
@@ -41,7 +40,9 @@ const PIPE_DRAIN_MS = 250;
  * whole group: SIGTERM, then SIGKILL after `killGraceMs`. Rejects only when the shell cannot be
  * started; a failing command resolves with its exit code.
  */
-export function runShellCommand(options: ShellCommandOptions): Promise<ShellCommandResult> {
+export async function runShellCommand(options: ShellCommandOptions): Promise<ShellCommandResult> {
+  // Loaded on first use: most starts never run a command before their first model request.
+  const { spawn } = await import("node:child_process");
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const child = spawn(options.shell, ["-c", options.command], {

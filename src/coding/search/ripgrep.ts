@@ -1,7 +1,3 @@
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
-import { rgPath } from "@vscode/ripgrep";
-
 /** Directories never worth listing or searching: version control, dependencies, caches, builds. */
 export const SKIPPED_DIRECTORIES = [
   ".git",
@@ -55,12 +51,18 @@ export interface RipgrepRun {
  * Runs rg in `cwd`, handing each stdout line to `onLine`; returning false from `onLine` stops rg.
  * Rejects only when rg cannot be started.
  */
-export function runRipgrep(
+export async function runRipgrep(
   args: string[],
   cwd: string,
   onLine: (line: string) => boolean,
   signal?: AbortSignal,
 ): Promise<RipgrepRun> {
+  // Loaded on first use, off the start-up path.
+  const [{ spawn }, { createInterface }, { rgPath }] = await Promise.all([
+    import("node:child_process"),
+    import("node:readline"),
+    import("@vscode/ripgrep"),
+  ]);
   return new Promise((resolve, reject) => {
     const child = spawn(rgPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"], signal });
     let stderr = "";

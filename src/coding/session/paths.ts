@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
@@ -14,5 +13,9 @@ export function tasksDir(home: string): string {
 /** Sortable, unique task ids: time first, then randomness. */
 export function newTaskId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
-  return `${stamp}-${randomBytes(3).toString("hex")}`;
+  // Uniqueness, not secrecy, is needed here (and node:crypto costs start-up time).
+  const random = Math.floor(Math.random() * 0x1000000)
+    .toString(16)
+    .padStart(6, "0");
+  return `${stamp}-${random}`;
 }

@@ -1,4 +1,4 @@
-import { createInterface, type Interface } from "node:readline/promises";
+import type { Interface } from "node:readline/promises";
 import type { Command, Event } from "../../protocol/index.js";
 
 /**
@@ -7,7 +7,8 @@ import type { Command, Event } from "../../protocol/index.js";
  */
 export function createLineModeHost() {
   let rl: Interface | undefined;
-  const reader = () => {
+  const reader = async () => {
+    const { createInterface } = await import("node:readline/promises");
     rl ??= createInterface({ input: process.stdin, output: process.stderr });
     return rl;
   };
@@ -26,7 +27,7 @@ export function createLineModeHost() {
         question = `\n${payload.message}\nType guidance to continue, or press Enter to stop: `;
       }
       void reader()
-        .question(question)
+        .then((lines) => lines.question(question))
         .then((raw) => {
           const answer = raw.trim();
           dispatch(

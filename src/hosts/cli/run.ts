@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { createInterface } from "node:readline/promises";
 import type { ApprovalPolicy } from "../../agent/approval.js";
 import type { TaskOutcome } from "../../agent/task.js";
 import { createNonInteractivePolicy, parseAllowRules } from "../../coding/approval-rules.js";
@@ -141,6 +140,7 @@ function readStdin(): string | undefined {
 }
 
 async function askForTask(): Promise<string | undefined> {
+  const { createInterface } = await import("node:readline/promises");
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     return (await rl.question("What should Bowline do? ")).trim() || undefined;
