@@ -20,3 +20,6 @@ export const interruptedByUser = "[Response interrupted by user]";
 
 export const skippedAfterCompletion =
   "Not run: the task was completed by an earlier call in the same response.";
+
+export const planModeRefusal = (tool: string): string =>
+  `Refused: ${tool} changes files or runs commands, and the task is in PLAN MODE, where you explore with read-only tools and propose a plan. Present your plan with attempt_completion, or ask the user (ask_followup_question) to switch to act mode if the change is needed now.`;

@@ -22,7 +22,11 @@ export interface TaskOptions {
   maxConsecutiveMistakes?: number;
   /** Retries of a failed request (retryable errors only), with exponential back-off. */
   retry?: { attempts: number; baseDelayMs: number };
+  /** Plan mode refuses edits and mutating commands; act mode (default) runs them. */
+  mode?: TaskMode;
 }
+
+export type TaskMode = "plan" | "act";
 
 export type TaskOutcome =
   | { status: "completed"; result: string }
@@ -49,6 +53,7 @@ export function createTask(options: TaskOptions) {
   let controller = new AbortController();
   const usage: LlmUsage = { ...ZERO_USAGE };
   let status: TaskStatus = "idle";
+  let mode: TaskMode = options.mode ?? "act";
   let turns = 0;
   let mistakes = 0;
   let lastMistake = "";
@@ -61,6 +66,7 @@ export function createTask(options: TaskOptions) {
       status,
       usage: { ...usage },
       model: options.model.config.model,
+      mode,
     });
   };
 
@@ -128,6 +134,7 @@ export function createTask(options: TaskOptions) {
     get signal() {
       return controller.signal;
     },
+    getMode: () => mode,
     requestApproval,
     askUser,
   });
@@ -312,6 +319,14 @@ export function createTask(options: TaskOptions) {
       if (!resolve) return false;
       resolve(answer);
       return true;
+    },
+    /** Switches plan/act mode; takes effect from the next tool call. */
+    setMode(next: TaskMode): void {
+      mode = next;
+      setStatus(status);
+    },
+    get mode(): TaskMode {
+      return mode;
     },
     abort(): void {
       controller.abort();

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import en from "zod/v4/locales/en.js";
 import type { ToolResultBlock } from "../llm/types.js";
+import * as prompts from "./task-prompts.js";
 import type { Say } from "../protocol/index.js";
 import type { ApprovalAnswer, ApprovalPolicy } from "./approval.js";
 import type { ToolContext, ToolHandler, ToolResult } from "./tool.js";
@@ -28,6 +29,8 @@ export interface ToolExecutorOptions {
   policy: ApprovalPolicy;
   ui: UiMessageLog;
   signal: AbortSignal;
+  /** The task's current mode: plan mode refuses tools that change anything. */
+  getMode?: () => "plan" | "act";
   requestApproval(tool: ToolHandler, input: unknown, callId: string): Promise<ApprovalAnswer>;
   askUser(question: string, options?: string[]): Promise<string>;
 }
@@ -87,6 +90,12 @@ export function createToolExecutor(options: ToolExecutorOptions) {
     const input = parsed.data;
     const summary = safeSummary(tool, input);
     let message = options.ui.say(toolSay(tool.name, call.id, summary, input, "pending"));
+
+    if (tool.mutates && options.getMode?.() === "plan") {
+      const refusal = prompts.planModeRefusal(tool.name);
+      options.ui.update(message, toolSay(tool.name, call.id, summary, input, "denied", refusal));
+      return errorOutcome(call.id, refusal, false);
+    }
 
     const decision = options.policy(tool, input);
     let denial: string | undefined;

@@ -23,6 +23,7 @@ export interface TaskSessionOptions {
   /** A ready model client (tests, demo); otherwise one is created from `modelConfig`. */
   model?: ModelClient;
   commandTimeoutSeconds?: number;
+  mode?: "plan" | "act";
 }
 
 export interface TaskSession {
@@ -57,6 +58,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     emit: options.emit,
     journal,
     interactive: options.interactive,
+    mode: options.mode,
   });
   return {
     task,
@@ -78,6 +80,9 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
           break;
         case "abort":
           task.abort();
+          break;
+        case "set_mode":
+          task.setMode(command.mode);
           break;
         case "send_message":
           void task.send(command.text);

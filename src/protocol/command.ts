@@ -18,5 +18,10 @@ export const CommandSchema = z.discriminatedUnion("type", [
   }),
   /** Stops the stream and any running tool. Answered by `state` (aborted). */
   z.object({ type: z.literal("abort") }),
+  /**
+   * Switches between plan mode (the model explores and proposes; edits and mutating commands are
+   * refused) and act mode. Answered by `state` with the new mode.
+   */
+  z.object({ type: z.literal("set_mode"), mode: z.enum(["plan", "act"]) }),
 ]);
 export type Command = z.infer<typeof CommandSchema>;

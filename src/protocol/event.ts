@@ -27,6 +27,7 @@ export const EventSchema = z.discriminatedUnion("type", [
     status: TaskStatusSchema,
     usage: UsageSchema,
     model: z.string(),
+    mode: z.enum(["plan", "act"]),
   }),
   z.object({
     type: z.literal("task_completed"),

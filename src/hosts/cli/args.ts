@@ -15,6 +15,9 @@ export interface CliArgs {
   cwd: string;
   verbose: boolean;
   commandTimeoutSeconds?: number;
+  mode: "plan" | "act";
+  /** Forces native tool calling or the XML text protocol; default: what the model's variant uses. */
+  toolProtocol?: "native" | "xml";
 }
 
 export class UsageError extends Error {
@@ -47,6 +50,9 @@ Print mode:
 Other:
   -C, --cwd <dir>              workspace (default: current directory)
   --command-timeout <seconds>  default timeout of execute_command (default 120)
+  --mode plan|act              start in plan mode (explore and propose; no edits) or act mode (default)
+  --tool-protocol native|xml   force native tool calling or the XML text protocol (for models
+                               whose native tool calling is poor)
   -v, --version                print the version
   -h, --help                   print this help
 
@@ -70,6 +76,12 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliArgs {
     if (!Number.isFinite(timeout) || timeout <= 0)
       throw new UsageError("--command-timeout must be a positive number of seconds.");
   }
+  const mode = values.mode ?? "act";
+  if (mode !== "plan" && mode !== "act") throw new UsageError(`--mode must be plan or act (got "${mode}").`);
+  const toolProtocol = values["tool-protocol"];
+  if (toolProtocol !== undefined && toolProtocol !== "native" && toolProtocol !== "xml") {
+    throw new UsageError(`--tool-protocol must be native or xml (got "${toolProtocol}").`);
+  }
   let command: CliArgs["command"] = "run";
   let rest = positionals;
   if (values.help) command = "help";
@@ -91,6 +103,8 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliArgs {
     cwd: values.cwd ?? cwd,
     verbose: values.verbose ?? false,
     commandTimeoutSeconds: timeout,
+    mode,
+    toolProtocol,
   };
 }
 
@@ -110,6 +124,8 @@ function parse(argv: readonly string[]) {
       cwd: { type: "string", short: "C" },
       verbose: { type: "boolean" },
       "command-timeout": { type: "string" },
+      mode: { type: "string" },
+      "tool-protocol": { type: "string" },
       version: { type: "boolean", short: "v" },
       help: { type: "boolean", short: "h" },
     },

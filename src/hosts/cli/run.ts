@@ -54,6 +54,7 @@ export async function runTaskCommand(
     interactive,
     emit,
     commandTimeoutSeconds: args.commandTimeoutSeconds,
+    mode: args.mode,
   });
   const active = session;
   let interrupts = 0;
