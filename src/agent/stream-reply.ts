@@ -2,6 +2,7 @@ import type { ContentBlock, LlmEvent, LlmUsage, StopReason } from "../llm/types.
 import type { Say, UiMessage } from "../protocol/index.js";
 import type { ToolCallRequest } from "./tool-executor.js";
 import type { UiMessageLog } from "./ui-messages.js";
+import type { XmlParseEvent, XmlToolParser } from "./xml/index.js";
 
 /** A streamed assistant reply, assembled. */
 export interface AssistantReply {
@@ -14,6 +15,16 @@ export interface AssistantReply {
   receivedAnything: boolean;
   /** Ids of the UI messages this reply created (text and reasoning). */
   uiMessageIds: string[];
+  /** XML protocol: the name of a tool call the model left unclosed (it cannot run). */
+  incompleteToolCall?: string;
+}
+
+/** The XML text protocol: tool calls are parsed out of the streamed text. */
+export interface XmlReplyOptions {
+  parser: XmlToolParser;
+  /** Converts a complete call's string parameters to the tool's input (numbers, booleans, ...). */
+  toInput(name: string, params: Record<string, string>): unknown;
+  nextCallId(): string;
 }
 
 const UPDATE_INTERVAL_MS = 40;
@@ -25,6 +36,7 @@ const UPDATE_INTERVAL_MS = 40;
 export async function streamReply(
   events: AsyncIterable<LlmEvent>,
   ui: UiMessageLog,
+  xml?: XmlReplyOptions,
 ): Promise<AssistantReply> {
   const reply: AssistantReply = {
     content: [],
@@ -40,8 +52,10 @@ export async function streamReply(
   const finishLive = () => {
     if (!live) return;
     ui.update(live.message, { say: live.kind, text: live.text } as Say, false);
-    if (live.kind === "text") reply.content.push({ type: "text", text: live.text });
-    else reply.content.push({ type: "reasoning", text: live.text, signature: live.signature });
+    // XML protocol: the history keeps the raw text (with its XML), added at the end.
+    if (live.kind === "text") {
+      if (!xml) reply.content.push({ type: "text", text: live.text });
+    } else reply.content.push({ type: "reasoning", text: live.text, signature: live.signature });
     live = undefined;
   };
   const grow = (kind: "text" | "reasoning", delta: string) => {
@@ -61,11 +75,27 @@ export async function streamReply(
     }
   };
 
+  let rawText = "";
+  const onXml = (parsed: XmlParseEvent[]) => {
+    for (const event of parsed) {
+      if (event.type === "text_delta") grow("text", event.text);
+      else if (event.type === "text_end" || event.type === "tool_start") finishLive();
+      else if (event.type === "tool_end" && xml) {
+        const id = xml.nextCallId();
+        reply.toolCalls.push({ id, name: event.name, input: xml.toInput(event.name, event.params) });
+      }
+    }
+  };
+
   try {
     for await (const event of events) {
       switch (event.type) {
         case "text_delta":
-          grow("text", event.text);
+          if (xml) {
+            reply.receivedAnything = true;
+            rawText += event.text;
+            onXml(xml.parser.push(event.text));
+          } else grow("text", event.text);
           break;
         case "reasoning_delta":
           grow("reasoning", event.text);
@@ -102,6 +132,12 @@ export async function streamReply(
   } catch (error) {
     // Adapters must not throw; if one does, treat it as a failed turn rather than crash.
     reply.error = { message: error instanceof Error ? error.message : String(error), retryable: false };
+  }
+  if (xml) {
+    onXml(xml.parser.end());
+    const open = xml.parser.blocks().find((block) => block.type === "tool" && block.partial);
+    if (open?.type === "tool") reply.incompleteToolCall = open.name;
+    if (rawText) reply.content.push({ type: "text", text: rawText });
   }
   finishLive();
   return reply;

@@ -1,14 +1,29 @@
 /** Texts the loop sends to the model on its own behalf. */
 
-export const noToolsUsed = (): string =>
+export const noToolsUsed = (xml = false): string =>
   [
     "[ERROR] Your previous response did not call a tool.",
     "Every response must call exactly the tool that moves the task forward.",
+    ...(xml
+      ? [
+          "Tool calls are written as XML, for example:",
+          "<attempt_completion>\n<result>What was done.</result>\n</attempt_completion>",
+        ]
+      : []),
     "- If the task is complete, call attempt_completion with the result.",
     "- If you need information only the user can give, call ask_followup_question.",
     "- Otherwise, carry on with the next step using a tool.",
     "(This is an automated message; do not answer it conversationally.)",
   ].join("\n");
+
+export const incompleteXmlCall = (tool: string): string =>
+  `[ERROR] Your ${tool} call was cut off before its closing tag </${tool}>, so nothing ran. Send the complete call, with every parameter closed.`;
+
+export const oneToolPerMessage =
+  "Not run: only one tool call per message is allowed. Make this call again in your next message if it is still needed.";
+
+export const skippedAfterRejection =
+  "Not run: the user rejected an earlier call in the same response. Take their answer into account first.";
 
 export const userUnavailable = (): string =>
   "The user is not available to answer (this is a non-interactive run). Make the most reasonable assumption, say which one you made, and continue.";

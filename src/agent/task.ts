@@ -1,13 +1,41 @@
-import type { ContentBlock, LlmMessage, LlmUsage, ModelClient, ToolResultBlock } from "../llm/types.js";
+import type {
+  ContentBlock,
+  LlmMessage,
+  LlmToolDefinition,
+  LlmUsage,
+  ModelClient,
+  ToolResultBlock,
+} from "../llm/types.js";
 import type { Ask, ErrorCode, Event, TaskStatus } from "../protocol/index.js";
 import type { ApprovalAnswer, ApprovalPolicy } from "./approval.js";
 import type { SessionJournal } from "./journal.js";
+import { type Coordinator, createCoordinator } from "./pipeline/coordinator.js";
+import type { HookRunner } from "./pipeline/hooks.js";
+import { createLoopDetector } from "./pipeline/loop-detection.js";
+import { runCalls } from "./pipeline/schedule.js";
 import { type AssistantReply, streamReply } from "./stream-reply.js";
 import * as prompts from "./task-prompts.js";
 import type { ToolHandler } from "./tool.js";
 import { toLlmToolDefinitions } from "./tool-definitions.js";
-import { createToolExecutor, type ToolCallRequest } from "./tool-executor.js";
+import { createToolExecutor, type ToolCallOutcome, type ToolCallRequest } from "./tool-executor.js";
 import { createUiMessageLog, type UiMessageLog } from "./ui-messages.js";
+import { coerceXmlParams, createXmlToolParser } from "./xml/index.js";
+
+/**
+ * How tools are offered to the model. Native: definitions travel in each request and calls come
+ * back as structured tool calls. XML: the system prompt describes the tools, the model writes
+ * calls as XML in its text, and results go back as text.
+ */
+export type ToolOffer =
+  | { protocol: "native"; definitions(): LlmToolDefinition[] }
+  | {
+      protocol: "xml";
+      /** Tool name -> its parameter names. */
+      tools: ReadonlyMap<string, readonly string[]>;
+      greedyParams?: ReadonlyMap<string, readonly string[]>;
+      /** The JSON Schema of a tool's input, to type its string parameters. */
+      jsonSchemaOf(name: string): Record<string, unknown> | undefined;
+    };
 
 export interface TaskOptions {
   taskId: string;
@@ -24,6 +52,13 @@ export interface TaskOptions {
   retry?: { attempts: number; baseDelayMs: number };
   /** Plan mode refuses edits and mutating commands; act mode (default) runs them. */
   mode?: TaskMode;
+  /** Routes names to handlers; default: one built from `tools`. */
+  coordinator?: Coordinator;
+  /** Default: native, with definitions generated from `tools`. */
+  toolOffer?: ToolOffer;
+  hooks?: HookRunner;
+  /** Whether a mutating call may still run in plan mode (e.g. a read-only command). */
+  allowedInPlanMode?: (tool: ToolHandler, input: unknown) => boolean;
 }
 
 export type TaskMode = "plan" | "act";
@@ -47,7 +82,13 @@ export function createTask(options: TaskOptions) {
   const retry = options.retry ?? { attempts: 2, baseDelayMs: 1000 };
   const history: LlmMessage[] = [];
   const ui: UiMessageLog = createUiMessageLog(options.emit, options.journal);
-  const toolDefinitions = toLlmToolDefinitions(options.tools);
+  const coordinator = options.coordinator ?? coordinatorFor(options.tools);
+  const toolOffer: ToolOffer = options.toolOffer ?? nativeOffer(options.tools);
+  const xmlMode = toolOffer.protocol === "xml";
+  const loopDetector = createLoopDetector();
+  /** Set when loop detection escalates; handled at the next turn like the mistake limit. */
+  let loopEscalation: string | undefined;
+  let xmlCallCount = 0;
   const pendingAsks = new Map<string, (answer: AskAnswer) => void>();
   /** Aborts the current run; replaced when `send` continues an aborted task. */
   let controller = new AbortController();
@@ -127,7 +168,9 @@ export function createTask(options: TaskOptions) {
 
   const executor = createToolExecutor({
     taskId: options.taskId,
-    tools: options.tools,
+    coordinator,
+    hooks: options.hooks,
+    allowedInPlanMode: options.allowedInPlanMode,
     policy: options.policy,
     ui,
     // Read at each call, so a run continued after an abort gets the fresh signal.
@@ -144,10 +187,14 @@ export function createTask(options: TaskOptions) {
       const started = Date.now();
       const row = ui.say({ say: "api_request", index: turns }, true);
       const events = options.model.stream(
-        { system: options.systemPrompt, messages: history, tools: toolDefinitions },
+        {
+          system: options.systemPrompt,
+          messages: history,
+          tools: toolOffer.protocol === "native" ? toolOffer.definitions() : [],
+        },
         controller.signal,
       );
-      const reply = await streamReply(events, ui);
+      const reply = await streamReply(events, ui, xmlReplyOptions());
       if (reply.usage) addUsage(usage, reply.usage);
       ui.update(row, {
         say: "api_request",
@@ -168,8 +215,28 @@ export function createTask(options: TaskOptions) {
     }
   }
 
-  /** Handles the mistake limit. Returns an outcome when the task must stop. */
+  function xmlReplyOptions() {
+    if (toolOffer.protocol !== "xml") return undefined;
+    return {
+      parser: createXmlToolParser({ tools: toolOffer.tools, greedyParams: toolOffer.greedyParams }),
+      toInput: (name: string, params: Record<string, string>) =>
+        coerceXmlParams(params, toolOffer.jsonSchemaOf(name) ?? {}),
+      nextCallId: () => `xml_call_${++xmlCallCount}`,
+    };
+  }
+
+  /** Handles the mistake limit and loop escalation. Returns an outcome when the task must stop. */
   async function checkMistakes(pending: ContentBlock[]): Promise<TaskOutcome | undefined> {
+    if (loopEscalation !== undefined) {
+      const message = loopEscalation;
+      loopEscalation = undefined;
+      if (!options.interactive) return { status: "failed", code: "loop_detected", message };
+      const answer = await ask({ ask: "mistake_limit", message });
+      if (answer.response === "deny") return { status: "failed", code: "loop_detected", message };
+      loopDetector.reset();
+      if (answer.text) pending.push({ type: "text", text: prompts.mistakeFeedback(answer.text) });
+      return undefined;
+    }
     if (mistakes < maxMistakes) return undefined;
     const message = `Stopped after ${mistakes} consecutive mistakes. Last: ${lastMistake}`;
     if (!options.interactive) return { status: "failed", code: "mistake_limit", message };
@@ -180,24 +247,52 @@ export function createTask(options: TaskOptions) {
     return undefined;
   }
 
-  async function runToolCalls(
-    calls: ToolCallRequest[],
-  ): Promise<{ results: ToolResultBlock[]; completion?: string }> {
-    const results: ToolResultBlock[] = [];
+  async function runToolCalls(calls: ToolCallRequest[]): Promise<{
+    results: ToolResultBlock[];
+    notes: string[];
+    completion?: string;
+    stopReason?: string;
+  }> {
+    const notes: string[] = [];
+    // The XML protocol allows one call per message (later ones are often hallucinated).
+    const runnable = xmlMode ? calls.slice(0, 1) : calls;
     let completion: string | undefined;
-    for (const call of calls) {
-      if (completion !== undefined || controller.signal.aborted) {
-        const text = completion !== undefined ? prompts.skippedAfterCompletion : prompts.interruptedByUser;
+    let rejected = false;
+    const scheduled = await runCalls<ToolCallRequest, ToolCallOutcome>(runnable, {
+      isReadOnly: (call) => executor.isConcurrentSafe(call),
+      run: async (call) => {
+        const outcome = await executor.execute(call);
+        if (outcome.completion) completion = outcome.completion.result;
+        if (outcome.rejected) rejected = true;
+        return outcome;
+      },
+      shouldStop: () => controller.signal.aborted || completion !== undefined || rejected,
+    });
+    const results: ToolResultBlock[] = [];
+    let stopReason: string | undefined;
+    calls.forEach((call, index) => {
+      const entry = scheduled[index];
+      if (!entry || entry.status !== "done") {
+        const text = !entry
+          ? prompts.oneToolPerMessage
+          : entry.status === "error"
+            ? `${call.name} failed: ${String(entry.error)}`
+            : completion !== undefined
+              ? prompts.skippedAfterCompletion
+              : rejected
+                ? prompts.skippedAfterRejection
+                : prompts.interruptedByUser;
         results.push({
           type: "tool_result",
           callId: call.id,
           content: [{ type: "text", text }],
           isError: true,
         });
-        continue;
+        return;
       }
-      const outcome = await executor.execute(call);
+      const outcome = entry.value;
       results.push(outcome.result);
+      stopReason ??= outcome.stopAfter;
       if (outcome.mistake) {
         mistakes++;
         const first = outcome.result.content[0];
@@ -205,9 +300,24 @@ export function createTask(options: TaskOptions) {
       } else if (!outcome.result.isError) {
         mistakes = 0;
       }
-      if (outcome.completion) completion = outcome.completion.result;
-    }
-    return { results, completion };
+      const check = loopDetector.record(call.name, call.input, outcome.result.isError ? "error" : "ok");
+      if (check.kind === "warning") notes.push(check.message);
+      if (check.kind === "escalate") loopEscalation = check.message;
+    });
+    return { results, notes, completion, stopReason };
+  }
+
+  /** The results as the model receives them: tool_result blocks, or text in the XML protocol. */
+  function resultContent(
+    calls: ToolCallRequest[],
+    results: ToolResultBlock[],
+    notes: string[],
+  ): ContentBlock[] {
+    const content: ContentBlock[] = xmlMode
+      ? results.flatMap((r, i) => xmlResultBlocks(calls[i]!, r))
+      : results;
+    for (const note of notes) content.push({ type: "text", text: note });
+    return content;
   }
 
   /**
@@ -215,7 +325,9 @@ export function createTask(options: TaskOptions) {
    * sending them, so every call stays paired with its result (and nothing that ran is lost).
    */
   function keepToolResults(pending: ContentBlock[]): void {
-    const results = pending.filter((block) => block.type === "tool_result");
+    const results = pending.filter(
+      (block) => block.type === "tool_result" || (xmlMode && block.type === "text"),
+    );
     if (results.length > 0) appendHistory({ role: "user", content: results });
   }
 
@@ -249,22 +361,64 @@ export function createTask(options: TaskOptions) {
       appendHistory({ role: "assistant", content: reply.content });
       if (reply.toolCalls.length === 0) {
         mistakes++;
-        lastMistake = "the reply called no tool";
-        ui.say({ say: "notice", text: "The model replied without using a tool; reminding it to use one." });
-        pending = [{ type: "text", text: prompts.noToolsUsed() }];
+        if (reply.incompleteToolCall) {
+          lastMistake = `the ${reply.incompleteToolCall} call was cut off`;
+          ui.say({ say: "notice", text: `The model's ${reply.incompleteToolCall} call was incomplete.` });
+          pending = [{ type: "text", text: prompts.incompleteXmlCall(reply.incompleteToolCall) }];
+        } else {
+          lastMistake = "the reply called no tool";
+          ui.say({ say: "notice", text: "The model replied without using a tool; reminding it to use one." });
+          pending = [{ type: "text", text: prompts.noToolsUsed(xmlMode) }];
+        }
         continue;
       }
-      const { results, completion } = await runToolCalls(reply.toolCalls);
-      pending = results;
+      const { results, notes, completion, stopReason } = await runToolCalls(reply.toolCalls);
+      pending = resultContent(reply.toolCalls, results, notes);
       if (completion !== undefined) {
         appendHistory({ role: "user", content: pending });
         ui.say({ say: "completion_result", text: completion });
         return { status: "completed", result: completion };
       }
+      if (stopReason !== undefined) {
+        appendHistory({ role: "user", content: pending });
+        return { status: "failed", code: "stopped_by_hook", message: stopReason };
+      }
     }
   }
 
+  /** Runs the prompt hooks in order: a block stops the task; contexts are added to the message. */
+  async function promptHooks(
+    events: Array<"TaskStart" | "UserPromptSubmit">,
+    prompt: string,
+  ): Promise<{ block?: string; context: ContentBlock[] }> {
+    const context: ContentBlock[] = [];
+    if (!options.hooks) return { context };
+    for (const event of events) {
+      const outcome = await options.hooks.run(
+        event,
+        { taskId: options.taskId, prompt },
+        { signal: controller.signal },
+      );
+      for (const problem of outcome.problems) ui.say({ say: "notice", text: `Hook problem: ${problem}` });
+      if (outcome.block) return { block: `${event} hook: ${outcome.block.reason}`, context };
+      if (outcome.context) {
+        context.push({
+          type: "text",
+          text: `<hook_context source="${event}">\n${outcome.context}\n</hook_context>`,
+        });
+      }
+    }
+    return { context };
+  }
+
   async function finish(outcome: TaskOutcome): Promise<TaskOutcome> {
+    if (outcome.status === "completed" && options.hooks) {
+      const done = await options.hooks.run("TaskComplete", {
+        taskId: options.taskId,
+        result: outcome.result,
+      });
+      for (const problem of done.problems) ui.say({ say: "notice", text: `Hook problem: ${problem}` });
+    }
     if (outcome.status === "completed") {
       options.emit({
         type: "task_completed",
@@ -305,14 +459,22 @@ export function createTask(options: TaskOptions) {
     /** Starts the task with the person's text (plus any context blocks, such as environment details). */
     async start(text: string, context: ContentBlock[] = []): Promise<TaskOutcome> {
       ui.say({ say: "task", text });
-      return finish(await loop([{ type: "text", text: `<task>\n${text}\n</task>` }, ...context]));
+      const hooked = await promptHooks(["TaskStart", "UserPromptSubmit"], text);
+      if (hooked.block) return finish({ status: "failed", code: "stopped_by_hook", message: hooked.block });
+      return finish(
+        await loop([{ type: "text", text: `<task>\n${text}\n</task>` }, ...context, ...hooked.context]),
+      );
     },
     /** Continues a finished or stopped task with a new message from the person. */
     async send(text: string): Promise<TaskOutcome> {
       ui.say({ say: "user_message", text });
       mistakes = 0;
       if (controller.signal.aborted) controller = new AbortController();
-      return finish(await loop([{ type: "text", text: `<user_message>\n${text}\n</user_message>` }]));
+      const hooked = await promptHooks(["UserPromptSubmit"], text);
+      if (hooked.block) return finish({ status: "failed", code: "stopped_by_hook", message: hooked.block });
+      return finish(
+        await loop([{ type: "text", text: `<user_message>\n${text}\n</user_message>` }, ...hooked.context]),
+      );
     },
     answer(askId: string, answer: AskAnswer): boolean {
       const resolve = pendingAsks.get(askId);
@@ -336,6 +498,30 @@ export function createTask(options: TaskOptions) {
 }
 
 export type Task = ReturnType<typeof createTask>;
+
+function coordinatorFor(tools: readonly ToolHandler[]): Coordinator {
+  const coordinator = createCoordinator();
+  for (const tool of tools) coordinator.register(tool);
+  return coordinator;
+}
+
+function nativeOffer(tools: readonly ToolHandler[]): ToolOffer {
+  let definitions: LlmToolDefinition[] | undefined;
+  return { protocol: "native", definitions: () => (definitions ??= toLlmToolDefinitions(tools)) };
+}
+
+/** A tool result in the XML protocol: `[tool for 'arg'] Result:` and the text (images kept). */
+function xmlResultBlocks(call: ToolCallRequest, result: ToolResultBlock): ContentBlock[] {
+  const input = (call.input ?? {}) as Record<string, unknown>;
+  const key = ["path", "command", "regex", "question", "url", "query"].find(
+    (k) => typeof input[k] === "string",
+  );
+  const label = key ? `[${call.name} for '${String(input[key])}']` : `[${call.name}]`;
+  const texts = result.content.filter((b) => b.type === "text").map((b) => b.text);
+  const images = result.content.filter((b) => b.type === "image");
+  const head = result.isError ? `${label} Error:` : `${label} Result:`;
+  return [{ type: "text", text: `${head}\n${texts.join("\n")}` }, ...images];
+}
 
 function addUsage(total: LlmUsage, add: LlmUsage): void {
   total.inputTokens += add.inputTokens;

@@ -1,9 +1,12 @@
 import * as z from "zod/mini";
 import en from "zod/v4/locales/en.js";
 import type { ToolResultBlock } from "../llm/types.js";
-import * as prompts from "./task-prompts.js";
 import type { Say } from "../protocol/index.js";
 import type { ApprovalAnswer, ApprovalPolicy } from "./approval.js";
+import type { Coordinator } from "./pipeline/coordinator.js";
+import type { HookRunner } from "./pipeline/hooks.js";
+import { toolCategory } from "./pipeline/tool-category.js";
+import * as prompts from "./task-prompts.js";
 import type { ToolContext, ToolHandler, ToolResult } from "./tool.js";
 import type { UiMessageLog } from "./ui-messages.js";
 
@@ -21,16 +24,27 @@ export interface ToolCallOutcome {
   /** True when the call counts as a mistake (unknown tool, bad arguments, failed tool). */
   mistake: boolean;
   completion?: { result: string };
+  /** Set when a PostToolUse hook asked to stop the task after this turn's results are recorded. */
+  stopAfter?: string;
+  /** True when the person rejected the call (the rest of the message is skipped). */
+  rejected?: boolean;
 }
 
 export interface ToolExecutorOptions {
   taskId: string;
-  tools: readonly ToolHandler[];
+  /** Routes a called name to its handler (MCP and subagent names included). */
+  coordinator: Coordinator;
   policy: ApprovalPolicy;
   ui: UiMessageLog;
   signal: AbortSignal;
+  hooks?: HookRunner;
   /** The task's current mode: plan mode refuses tools that change anything. */
   getMode?: () => "plan" | "act";
+  /**
+   * Whether a call that `mutates` may still run in plan mode (e.g. a read-only shell command).
+   * Default: never.
+   */
+  allowedInPlanMode?: (tool: ToolHandler, input: unknown) => boolean;
   requestApproval(tool: ToolHandler, input: unknown, callId: string): Promise<ApprovalAnswer>;
   askUser(question: string, options?: string[]): Promise<string>;
 }
@@ -43,11 +57,37 @@ const PROGRESS_INTERVAL_MS = 50;
 
 /**
  * Runs tool calls through the pipeline: unknown tool -> argument parse -> validation ->
- * approval -> handler. Every outcome, including a throw, becomes a tool result the model
- * can act on; nothing here throws.
+ * plan-mode restriction -> approval -> PreToolUse hooks -> handler (through the coordinator)
+ * -> PostToolUse hooks. Every outcome, including a throw, becomes a tool result the model
+ * can act on; nothing here throws. (Loop detection and rejected-message skipping are the
+ * loop's, since they span calls.)
  */
 export function createToolExecutor(options: ToolExecutorOptions) {
-  const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  const { coordinator } = options;
+  const hooks = options.hooks;
+  const notice = (text: string) => options.ui.say({ say: "notice", text });
+  const reportProblems = (problems: readonly string[]) => {
+    for (const problem of problems) notice(`Hook problem: ${problem}`);
+  };
+
+  /** Validates a call's input; undefined when the call cannot run (unknown tool, bad JSON or schema). */
+  function validate(call: ToolCallRequest): { tool: ToolHandler; input: unknown } | undefined {
+    const tool = coordinator.getHandler(call.name);
+    if (!tool || call.parseError !== undefined) return undefined;
+    const parsed = z.safeParse(tool.inputSchema, call.input ?? {});
+    return parsed.success ? { tool, input: parsed.data } : undefined;
+  }
+
+  /**
+   * True when the call can run beside other such calls: it changes nothing and needs no
+   * question (so two approval prompts are never open at once).
+   */
+  function isConcurrentSafe(call: ToolCallRequest): boolean {
+    const valid = validate(call);
+    // Only reads: completion, questions and anything that mutates run one at a time, in order.
+    if (!valid || valid.tool.mutates || toolCategory(valid.tool) !== "read") return false;
+    return options.policy(valid.tool, valid.input).type === "allow";
+  }
 
   const errorOutcome = (callId: string, text: string, mistake = true): ToolCallOutcome => ({
     result: { type: "tool_result", callId, content: [{ type: "text", text }], isError: true },
@@ -55,9 +95,9 @@ export function createToolExecutor(options: ToolExecutorOptions) {
   });
 
   async function execute(call: ToolCallRequest): Promise<ToolCallOutcome> {
-    const tool = byName.get(call.name);
+    const tool = coordinator.getHandler(call.name);
     if (!tool) {
-      const names = [...byName.keys()].join(", ");
+      const names = coordinator.availableNames().join(", ");
       options.ui.say({
         say: "tool",
         tool: call.name,
@@ -78,20 +118,19 @@ export function createToolExecutor(options: ToolExecutorOptions) {
     }
     const parsed = z.safeParse(tool.inputSchema, call.input ?? {});
     if (!parsed.success) {
-      const problems = parsed.error.issues
-        .map((issue) => `- ${issue.path.join(".") || "(input)"}: ${issue.message}`)
-        .join("\n");
+      const problems = formatIssues(parsed.error.issues);
       options.ui.say(toolSay(tool.name, call.id, tool.name, call.input, "error", problems));
       return errorOutcome(
         call.id,
         `Invalid arguments for ${tool.name}:\n${problems}\nFix the arguments and call the tool again.`,
       );
     }
-    const input = parsed.data;
+    let input: unknown = parsed.data;
     const summary = safeSummary(tool, input);
     let message = options.ui.say(toolSay(tool.name, call.id, summary, input, "pending"));
 
-    if (tool.mutates && options.getMode?.() === "plan") {
+    const planModeBlocks = tool.mutates && !(options.allowedInPlanMode?.(tool, input) ?? false);
+    if (planModeBlocks && options.getMode?.() === "plan") {
       const refusal = prompts.planModeRefusal(tool.name);
       options.ui.update(message, toolSay(tool.name, call.id, summary, input, "denied", refusal));
       return errorOutcome(call.id, refusal, false);
@@ -110,15 +149,41 @@ export function createToolExecutor(options: ToolExecutorOptions) {
     }
     if (denial !== undefined) {
       options.ui.update(message, toolSay(tool.name, call.id, summary, input, "denied", denial));
-      return errorOutcome(call.id, denial, false);
+      return { ...errorOutcome(call.id, denial, false), rejected: decision.type === "ask" };
+    }
+
+    if (hooks) {
+      const pre = await hooks.run(
+        "PreToolUse",
+        { taskId: options.taskId, tool: call.name, input },
+        { signal: options.signal },
+      );
+      reportProblems(pre.problems);
+      if (pre.block) {
+        const text = `Blocked by a PreToolUse hook: ${pre.block.reason}`;
+        options.ui.update(message, toolSay(tool.name, call.id, summary, input, "denied", text));
+        return errorOutcome(call.id, text, false);
+      }
+      if (pre.input !== undefined) {
+        const rewritten = z.safeParse(tool.inputSchema, pre.input);
+        if (!rewritten.success) {
+          const text = `A PreToolUse hook rewrote the input of ${tool.name} into something invalid:\n${formatIssues(rewritten.error.issues)}`;
+          options.ui.update(message, toolSay(tool.name, call.id, summary, input, "error", text));
+          return errorOutcome(call.id, text, false);
+        }
+        input = rewritten.data;
+        notice(`A PreToolUse hook changed the input of ${tool.name}.`);
+      }
     }
 
     message = options.ui.update(message, toolSay(tool.name, call.id, summary, input, "running"), true);
+    const started = Date.now();
     let output = "";
     let lastProgress = 0;
     const ctx: ToolContext = {
       taskId: options.taskId,
       callId: call.id,
+      toolName: call.name,
       signal: options.signal,
       askUser: options.askUser,
       onProgress(progress) {
@@ -136,7 +201,7 @@ export function createToolExecutor(options: ToolExecutorOptions) {
 
     let result: ToolResult;
     try {
-      result = await tool.execute(input, ctx);
+      result = await coordinator.execute(call.name, input, ctx);
     } catch (error) {
       const text = `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`;
       options.ui.update(message, toolSay(tool.name, call.id, summary, input, "error", text));
@@ -144,9 +209,32 @@ export function createToolExecutor(options: ToolExecutorOptions) {
     }
     const content =
       typeof result.content === "string" ? [{ type: "text" as const, text: result.content }] : result.content;
-    const text = content
+    let text = content
       .map((block) => (block.type === "text" ? block.text : `[${block.mediaType} image]`))
       .join("\n");
+    let stopAfter: string | undefined;
+    if (hooks) {
+      const post = await hooks.run(
+        "PostToolUse",
+        {
+          taskId: options.taskId,
+          tool: call.name,
+          input,
+          result: { content: text, isError: result.isError === true },
+          durationMs: Date.now() - started,
+        },
+        { signal: options.signal },
+      );
+      reportProblems(post.problems);
+      if (post.context) {
+        content.push({
+          type: "text",
+          text: `<hook_context source="PostToolUse">\n${post.context}\n</hook_context>`,
+        });
+        text += `\n${post.context}`;
+      }
+      if (post.block) stopAfter = `Stopped by a PostToolUse hook: ${post.block.reason}`;
+    }
     options.ui.update(message, {
       ...toolSay(tool.name, call.id, summary, input, result.isError ? "error" : "done", tail(text)),
       details: result.details,
@@ -155,10 +243,15 @@ export function createToolExecutor(options: ToolExecutorOptions) {
       result: { type: "tool_result", callId: call.id, content, isError: result.isError || undefined },
       mistake: result.isError === true,
       completion: result.completion,
+      stopAfter,
     };
   }
 
-  return { execute, tools: byName };
+  return { execute, isConcurrentSafe };
+}
+
+function formatIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
+  return issues.map((issue) => `- ${issue.path.join(".") || "(input)"}: ${issue.message}`).join("\n");
 }
 
 type ToolSay = Extract<Say, { say: "tool" }>;

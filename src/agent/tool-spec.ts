@@ -26,9 +26,18 @@ export interface ToolContextInfo {
 }
 
 /**
+ * A tool input declared as JSON Schema rather than zod: tools whose schema comes from elsewhere
+ * (MCP servers). The root should be an object schema; it is normalised when converted.
+ */
+export interface JsonSchemaInput {
+  jsonSchema: Record<string, unknown>;
+}
+
+/**
  * What the model is told about one tool, for one model family. `inputSchema` is the single
- * declaration of the parameters (zod/mini), from which every provider's JSON Schema and the
- * XML prompt section are generated. `description` may contain `{{cwd}}`, `{{os}}`, `{{shell}}`.
+ * declaration of the parameters (zod/mini, or JSON Schema for tools declared elsewhere), from
+ * which every provider's JSON Schema and the XML prompt section are generated. `description`
+ * (and parameter descriptions) may contain `{{cwd}}`, `{{os}}`, `{{shell}}`.
  */
 export interface ToolSpec {
   /** The tool id (`read_file`); the handler it routes to. */
@@ -37,7 +46,7 @@ export interface ToolSpec {
   /** The name the model calls; the id unless the spec renames it (MCP, subagents). */
   name: string;
   description: string;
-  inputSchema: $ZodType;
+  inputSchema: $ZodType | JsonSchemaInput;
   /** The tool is offered only when this holds. */
   contextRequirements?: (ctx: ToolContextInfo) => boolean;
 }

@@ -1,5 +1,6 @@
 import type { $ZodType } from "zod/v4/core";
 import type { ImageBlock, TextBlock } from "../llm/types.js";
+import type { ApprovalCategory } from "./pipeline/tool-category.js";
 
 /** Progress a running tool reports (e.g. command output as it arrives). */
 export type ToolProgress = { type: "output"; text: string };
@@ -8,6 +9,8 @@ export type ToolProgress = { type: "output"; text: string };
 export interface ToolContext {
   readonly taskId: string;
   readonly callId: string;
+  /** The name the model called (differs from the handler's name for MCP and subagent tools). */
+  readonly toolName?: string;
   /** Aborted when the person aborts the task; tools must stop promptly. */
   readonly signal: AbortSignal;
   onProgress(progress: ToolProgress): void;
@@ -38,6 +41,10 @@ export interface ToolHandler<I = any, D = unknown> {
   readonly inputSchema: $ZodType<I>;
   /** True when a call changes files, processes or anything outside Bowline. When unsure: true. */
   readonly mutates: boolean;
+  /** Which approval setting governs its calls. Default: `mutates ? "edit" : "read"`. */
+  readonly category?: ApprovalCategory;
+  /** The paths a call reads or writes, for the inside/outside-workspace rules. Default: `input.path`. */
+  approvalPaths?(input: I): string[];
   /** One line for hosts, e.g. `read_file src/a.ts`. */
   summarize(input: I): string;
   execute(input: I, ctx: ToolContext): Promise<ToolResult<D>>;

@@ -5,16 +5,24 @@ import { createTask, type Task, type TaskOutcome } from "../agent/task.js";
 import { createModelClient } from "../llm/create-client.js";
 import type { ModelClient, ModelConfig } from "../llm/types.js";
 import type { Command, Event } from "../protocol/index.js";
+import { approvalSettingsFiles, loadApprovalSettings } from "./approvals/approval-settings.js";
+import { checkReadOnlyCommand } from "./approvals/read-only-command.js";
+import { createSettingsApprovalPolicy } from "./approvals/settings-policy.js";
 import { environmentDetails } from "./environment.js";
-import { buildSystemPrompt } from "./prompts/system-prompt.js";
+import { createExecutableHookRunner, trustedHookDirs } from "./hooks/executable-hooks.js";
 import { createFileJournal } from "./session/file-journal.js";
 import { bowlineHome, newTaskId, tasksDir } from "./session/paths.js";
+import { prepareToolOffer } from "./tool-offer.js";
 import { createCodingTools } from "./tools/index.js";
 import { createWorkspace } from "./workspace.js";
 
 export interface TaskSessionOptions {
   cwd: string;
   modelConfig: ModelConfig;
+  /**
+   * What happens to a call the approval settings (`~/.bowline/approvals.json`,
+   * `.bowline/approvals.json`) do not allow on their own: ask, allow (`--yes`, `--allow`) or deny.
+   */
   policy: ApprovalPolicy;
   interactive: boolean;
   emit(event: Event): void;
@@ -24,6 +32,10 @@ export interface TaskSessionOptions {
   model?: ModelClient;
   commandTimeoutSeconds?: number;
   mode?: "plan" | "act";
+  /** Forces native tool calling or the XML text protocol. */
+  toolProtocol?: "native" | "xml";
+  /** Every call is approved (no questions); tools that ask the person are not offered. */
+  yolo?: boolean;
 }
 
 export interface TaskSession {
@@ -40,8 +52,10 @@ export interface TaskSession {
 /** Creates a task in a workspace with the coding tools, its journal folder and its model. */
 export async function createTaskSession(options: TaskSessionOptions): Promise<TaskSession> {
   const workspace = createWorkspace(options.cwd);
+  const home = options.home ?? bowlineHome();
   const taskId = newTaskId();
-  const taskDir = join(tasksDir(options.home ?? bowlineHome()), taskId);
+  const taskDir = join(tasksDir(home), taskId);
+  const { settings, ignored } = await loadApprovalSettings(approvalSettingsFiles(home, workspace.root));
   const journal = createFileJournal(taskDir);
   // The task loop retries failed requests itself (with back-off and a notice), so the SDK's
   // own retries are off unless the config asks for them; otherwise retries multiply.
@@ -49,17 +63,46 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     options.model ??
     (await createModelClient({ ...options.modelConfig, maxRetries: options.modelConfig.maxRetries ?? 0 }));
   const shell = process.env.SHELL || "/bin/bash";
+  const prepared = prepareToolOffer({
+    tools: createCodingTools({ workspace, commandTimeoutSeconds: options.commandTimeoutSeconds }),
+    wireFormat: model.config.wireFormat,
+    model: model.config.model,
+    workspaceRoot: workspace.root,
+    shell,
+    mode: options.mode ?? "act",
+    toolProtocol: options.toolProtocol,
+    yolo: options.yolo,
+  });
+  const settingsPolicy = createSettingsApprovalPolicy({ settings, workspace, protectedDirs: [home] });
   const task = createTask({
     taskId,
     model,
-    tools: createCodingTools({ workspace, commandTimeoutSeconds: options.commandTimeoutSeconds }),
-    systemPrompt: buildSystemPrompt({ workspaceRoot: workspace.root, shell }),
-    policy: options.policy,
+    tools: prepared.tools,
+    toolOffer: prepared.offer,
+    systemPrompt: prepared.systemPrompt,
+    // The settings allow what they allow; the host's policy decides the rest.
+    policy: (tool, input) => {
+      const decision = settingsPolicy(tool, input);
+      return decision.type === "allow" ? decision : options.policy(tool, input);
+    },
+    hooks: createExecutableHookRunner({
+      dirs: trustedHookDirs(home, workspace.root),
+      workspace: workspace.root,
+    }),
+    allowedInPlanMode: (tool, input) =>
+      tool.category === "command" &&
+      checkReadOnlyCommand(String((input as { command?: unknown }).command)).readOnly,
     emit: options.emit,
     journal,
     interactive: options.interactive,
     mode: options.mode,
   });
+  for (const entry of ignored) {
+    task.ui.say({
+      say: "notice",
+      text: `Project approval setting ignored (a project cannot loosen yours): ${entry}`,
+    });
+  }
   return {
     task,
     taskDir,

@@ -10,6 +10,8 @@ export const ErrorCodeSchema = z.enum([
   "mistake_limit",
   "aborted",
   "storage_error",
+  "loop_detected",
+  "stopped_by_hook",
   "internal",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;

@@ -86,6 +86,8 @@ export function createTestTools(log: CallLog): ToolHandler[] {
     description: "Ends the task with a result.",
     inputSchema: z.object({ result: z.string() }),
     mutates: false,
+    // Like attempt_completion: it ends the task, so it never runs beside other calls.
+    category: "none",
     summarize: (input) => `finish ${input.result}`,
     async execute(input) {
       log.push(`finish:${input.result}`);

@@ -141,7 +141,8 @@ describe("aborting", () => {
       {
         toolCalls: [
           call("wait", { ms: 10_000 }, "toolu_wait"),
-          call("echo", { text: "later" }, "toolu_echo"),
+          // A mutating call waits for the read before it, so the abort comes first.
+          call("save", { name: "later.txt" }, "toolu_echo"),
         ],
       },
       finishTurn(),

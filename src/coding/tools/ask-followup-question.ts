@@ -33,6 +33,7 @@ export function createAskFollowupQuestionTool(): ToolHandler<
     description: DESCRIPTION,
     inputSchema: schema,
     mutates: false,
+    category: "interactive",
     summarize: (input) => `ask_followup_question ${oneLine(input.question)}`,
     async execute(input, ctx) {
       const answer = await ctx.askUser(input.question, input.options);

@@ -31,6 +31,7 @@ export function createAttemptCompletionTool(): ToolHandler<AttemptCompletionInpu
     description: DESCRIPTION,
     inputSchema: schema,
     mutates: false,
+    category: "none",
     summarize: (input) => `attempt_completion ${oneLine(input.result)}`,
     async execute(input) {
       const details = { result: input.result, ...(input.command ? { command: input.command } : {}) };

@@ -25,6 +25,15 @@ const schema = z.object({
         ),
       ),
   ),
+  requires_approval: z.optional(
+    z
+      .boolean()
+      .check(
+        z.describe(
+          "true if the command changes anything (installs, deletes, writes, pushes, network calls); false for read-only commands.",
+        ),
+      ),
+  ),
 });
 
 export type ExecuteCommandInput = z.infer<typeof schema>;
@@ -91,6 +100,7 @@ export function createExecuteCommandTool(
     description: describe(defaultTimeout, path.basename(shell)),
     inputSchema: schema,
     mutates: true,
+    category: "command",
     summarize: (input) => `execute_command ${oneLine(input.command)}`,
     async execute(input, ctx) {
       if (ctx.signal.aborted) {

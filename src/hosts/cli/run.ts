@@ -55,6 +55,8 @@ export async function runTaskCommand(
     emit,
     commandTimeoutSeconds: args.commandTimeoutSeconds,
     mode: args.mode,
+    toolProtocol: args.toolProtocol,
+    yolo: args.yes,
   });
   const active = session;
   let interrupts = 0;

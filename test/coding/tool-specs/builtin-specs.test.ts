@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ToolHandler } from "../../../src/agent/tool.js";
+import { anthropicConverter } from "../../../src/agent/tool-set/converters/anthropic.js";
+import { toXmlToolSection } from "../../../src/agent/tool-set/converters/xml.js";
+import { specJsonSchema } from "../../../src/agent/tool-set/json-schema.js";
+import { createToolSetRegistry, type ToolSetRegistry } from "../../../src/agent/tool-set/registry.js";
+import type { ToolContextInfo } from "../../../src/agent/tool-spec.js";
+import {
+  COMPACT_WORDING,
+  registerBuiltinSpecs,
+} from "../../../src/coding/tool-specs/register-builtin-specs.js";
+import { VARIANTS } from "../../../src/coding/tool-specs/variants.js";
+import { createCodingTools } from "../../../src/coding/tools/index.js";
+import { createTempWorkspace, type TempWorkspace } from "../temp-workspace.js";
+
+const ctx: ToolContextInfo = {
+  cwd: "/ws",
+  os: "linux",
+  shell: "/bin/bash",
+  mode: "act",
+  supportsImages: true,
+  browserAvailable: false,
+  yolo: false,
+  isSubagent: false,
+  skills: [],
+};
+
+let temp: TempWorkspace;
+let tools: ToolHandler[];
+let registry: ToolSetRegistry;
+
+beforeAll(async () => {
+  temp = await createTempWorkspace();
+  tools = createCodingTools({ workspace: temp.workspace });
+  registry = createToolSetRegistry();
+  registerBuiltinSpecs(registry, tools);
+});
+afterAll(() => temp.remove());
+
+const propertyNames = (schema: Record<string, unknown>) => Object.keys(schema.properties as object);
+
+describe("registerBuiltinSpecs", () => {
+  it("registers each handler's generic spec from its name, description and schema", () => {
+    for (const tool of tools) {
+      const spec = registry.lookup(tool.name, "generic");
+      expect(spec).toMatchObject({ id: tool.name, name: tool.name, description: tool.description });
+      expect(spec?.inputSchema).toBe(tool.inputSchema);
+    }
+  });
+
+  it("offers every built-in tool in the native variant, in variant order", () => {
+    const names = registry.enabledSpecs(VARIANTS.native, ctx).map((s) => s.name);
+    expect(names.sort()).toEqual(tools.map((t) => t.name).sort());
+    const order = VARIANTS.native.tools.filter((id) => names.includes(id));
+    expect(registry.enabledSpecs(VARIANTS.native, ctx).map((s) => s.name)).toEqual(order);
+  });
+
+  it("gives the compact variant shorter wording over the same parameters", () => {
+    const compact = registry.enabledSpecs(VARIANTS.compact, ctx);
+    expect(compact.map((s) => s.name)).toEqual(VARIANTS.compact.tools);
+    for (const spec of compact) {
+      const generic = registry.lookup(spec.id, "generic")!;
+      expect(spec.family).toBe("compact");
+      expect(spec.description).toBe(COMPACT_WORDING[spec.id]?.description);
+      expect(spec.description.length).toBeLessThan(generic.description.length);
+      expect(propertyNames(specJsonSchema(spec))).toEqual(propertyNames(specJsonSchema(generic)));
+    }
+  });
+
+  it("hides ask_followup_question in YOLO mode", () => {
+    const yolo = registry.enabledSpecs(VARIANTS.native, { ...ctx, yolo: true }).map((s) => s.name);
+    expect(yolo).not.toContain("ask_followup_question");
+    expect(yolo).toContain("attempt_completion");
+    expect(registry.convertedTools(VARIANTS.native, { ...ctx, yolo: true }, anthropicConverter)).toHaveLength(
+      tools.length - 1,
+    );
+  });
+
+  it("lists every tool with every parameter in the XML section", () => {
+    for (const variant of [VARIANTS.generic, VARIANTS.compact]) {
+      const specs = registry.enabledSpecs(variant, ctx);
+      const section = toXmlToolSection(specs, ctx);
+      for (const spec of specs) {
+        expect(section).toContain(`## ${spec.name}\n`);
+        expect(section).toContain(`<${spec.name}>\n`);
+        const schema = specJsonSchema(spec);
+        const required = new Set(schema.required as string[]);
+        for (const param of propertyNames(schema)) {
+          expect(section).toMatch(
+            new RegExp(`\\n- ${param} \\(${required.has(param) ? "required" : "optional"}[,)]`),
+          );
+        }
+      }
+    }
+  });
+});

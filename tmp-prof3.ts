@@ -1,0 +1,22 @@
+import { buildMessage } from "./bench/xml-parser.js";
+import { createXmlToolParser } from "./src/agent/xml/index.js";
+
+const tools = new Map([
+  ["read_file", ["path", "start_line", "end_line"]],
+  ["write_to_file", ["path", "content"]],
+  ["replace_in_file", ["path", "diff"]],
+  ["execute_command", ["command", "requires_approval"]],
+  ["attempt_completion", ["result"]],
+]);
+for (const size of [1 << 20, 4 << 20, 1 << 20, 4 << 20]) {
+  const msg = buildMessage(size);
+  const ts = [];
+  for (let r = 0; r < 10; r++) {
+    const t = performance.now();
+    const p = createXmlToolParser({ tools });
+    for (let i = 0; i < msg.length; i += 16) p.push(msg.slice(i, i + 16));
+    p.end();
+    ts.push((performance.now() - t).toFixed(0));
+  }
+  console.log(size, ts.join(" "));
+}
