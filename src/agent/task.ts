@@ -9,33 +9,18 @@ import type {
 import type { Ask, ErrorCode, Event, TaskStatus } from "../protocol/index.js";
 import type { ApprovalAnswer, ApprovalPolicy } from "./approval.js";
 import type { SessionJournal } from "./journal.js";
-import { type Coordinator, createCoordinator } from "./pipeline/coordinator.js";
+import type { Coordinator } from "./pipeline/coordinator.js";
 import type { HookRunner } from "./pipeline/hooks.js";
 import { createLoopDetector } from "./pipeline/loop-detection.js";
 import { runCalls } from "./pipeline/schedule.js";
 import { type AssistantReply, streamReply } from "./stream-reply.js";
+import { runPromptHooks } from "./task-hooks.js";
 import * as prompts from "./task-prompts.js";
 import type { ToolHandler } from "./tool.js";
-import { toLlmToolDefinitions } from "./tool-definitions.js";
 import { createToolExecutor, type ToolCallOutcome, type ToolCallRequest } from "./tool-executor.js";
+import { coordinatorFor, nativeOffer, type ToolOffer, xmlResultBlocks } from "./tool-offer.js";
 import { createUiMessageLog, type UiMessageLog } from "./ui-messages.js";
 import { coerceXmlParams, createXmlToolParser } from "./xml/index.js";
-
-/**
- * How tools are offered to the model. Native: definitions travel in each request and calls come
- * back as structured tool calls. XML: the system prompt describes the tools, the model writes
- * calls as XML in its text, and results go back as text.
- */
-export type ToolOffer =
-  | { protocol: "native"; definitions(): LlmToolDefinition[] }
-  | {
-      protocol: "xml";
-      /** Tool name -> its parameter names. */
-      tools: ReadonlyMap<string, readonly string[]>;
-      greedyParams?: ReadonlyMap<string, readonly string[]>;
-      /** The JSON Schema of a tool's input, to type its string parameters. */
-      jsonSchemaOf(name: string): Record<string, unknown> | undefined;
-    };
 
 export interface TaskOptions {
   taskId: string;
@@ -386,30 +371,12 @@ export function createTask(options: TaskOptions) {
     }
   }
 
-  /** Runs the prompt hooks in order: a block stops the task; contexts are added to the message. */
-  async function promptHooks(
-    events: Array<"TaskStart" | "UserPromptSubmit">,
-    prompt: string,
-  ): Promise<{ block?: string; context: ContentBlock[] }> {
-    const context: ContentBlock[] = [];
-    if (!options.hooks) return { context };
-    for (const event of events) {
-      const outcome = await options.hooks.run(
-        event,
-        { taskId: options.taskId, prompt },
-        { signal: controller.signal },
-      );
-      for (const problem of outcome.problems) ui.say({ say: "notice", text: `Hook problem: ${problem}` });
-      if (outcome.block) return { block: `${event} hook: ${outcome.block.reason}`, context };
-      if (outcome.context) {
-        context.push({
-          type: "text",
-          text: `<hook_context source="${event}">\n${outcome.context}\n</hook_context>`,
-        });
-      }
-    }
-    return { context };
-  }
+  const promptHooks = (events: Array<"TaskStart" | "UserPromptSubmit">, prompt: string) =>
+    runPromptHooks(
+      { hooks: options.hooks, ui, taskId: options.taskId, signal: controller.signal },
+      events,
+      prompt,
+    );
 
   async function finish(outcome: TaskOutcome): Promise<TaskOutcome> {
     if (outcome.status === "completed" && options.hooks) {
@@ -498,30 +465,7 @@ export function createTask(options: TaskOptions) {
 }
 
 export type Task = ReturnType<typeof createTask>;
-
-function coordinatorFor(tools: readonly ToolHandler[]): Coordinator {
-  const coordinator = createCoordinator();
-  for (const tool of tools) coordinator.register(tool);
-  return coordinator;
-}
-
-function nativeOffer(tools: readonly ToolHandler[]): ToolOffer {
-  let definitions: LlmToolDefinition[] | undefined;
-  return { protocol: "native", definitions: () => (definitions ??= toLlmToolDefinitions(tools)) };
-}
-
-/** A tool result in the XML protocol: `[tool for 'arg'] Result:` and the text (images kept). */
-function xmlResultBlocks(call: ToolCallRequest, result: ToolResultBlock): ContentBlock[] {
-  const input = (call.input ?? {}) as Record<string, unknown>;
-  const key = ["path", "command", "regex", "question", "url", "query"].find(
-    (k) => typeof input[k] === "string",
-  );
-  const label = key ? `[${call.name} for '${String(input[key])}']` : `[${call.name}]`;
-  const texts = result.content.filter((b) => b.type === "text").map((b) => b.text);
-  const images = result.content.filter((b) => b.type === "image");
-  const head = result.isError ? `${label} Error:` : `${label} Result:`;
-  return [{ type: "text", text: `${head}\n${texts.join("\n")}` }, ...images];
-}
+export type { ToolOffer };
 
 function addUsage(total: LlmUsage, add: LlmUsage): void {
   total.inputTokens += add.inputTokens;

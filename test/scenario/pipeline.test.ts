@@ -100,6 +100,22 @@ describe("hooks", () => {
     expect(resultOf(run)).toMatchObject({ status: "completed", result: "went on" });
   });
 
+  it("prompt hooks: UserPromptSubmit adds context; a blocking TaskStart stops before any request", async () => {
+    const s = await startScenario("anthropic", [complete()]);
+    installHook(s.home, "UserPromptSubmit", `cat > /dev/null; echo '{"context": "the team uses tabs"}'`);
+    const run = await s.run("Do it.", []);
+    expect(run.code).toBe(0);
+    expect(JSON.stringify(s.server.requests[0]!.body.messages[0])).toContain("the team uses tabs");
+
+    const blocked = await startScenario("anthropic", [complete()]);
+    installHook(blocked.home, "TaskStart", `cat > /dev/null; echo '{"block": true, "reason": "not today"}'`);
+    const stopped = await blocked.run("Do it.", ["--output-format", "json"]);
+    expect(stopped.code).toBe(1);
+    expect(resultOf(stopped)).toMatchObject({ status: "failed", error: { code: "stopped_by_hook" } });
+    expect(resultOf(stopped).error.message).toContain("not today");
+    expect(blocked.server.requests).toHaveLength(0);
+  });
+
   it("project hooks do not run unless the workspace is trusted", async () => {
     const s = await startScenario("anthropic", [command("touch made.txt"), complete()]);
     const dir = join(s.repo, ".bowline", "hooks");
