@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchColdStart } from "./cold-start.js";
 import { benchHarnessOverhead } from "./harness-overhead.js";
+import { benchPromptBudget } from "./prompt-budget.js";
+import { benchXmlParser } from "./xml-parser.js";
 import { ROOT } from "./support.js";
 
 /** `npm run bench`: runs every benchmark, prints one JSON document and saves it in bench/results/. */
@@ -24,12 +26,16 @@ const harness = [
   await benchHarnessOverhead({ turns, format: "anthropic", cacheHome }),
   await benchHarnessOverhead({ turns, format: "openai", cacheHome }),
 ];
+const xmlParser = await benchXmlParser();
+const promptBudget = await benchPromptBudget();
 const worst = (pick: (h: (typeof harness)[number]) => number) => Math.max(...harness.map(pick));
 const result = {
   date: new Date().toISOString(),
   node: process.version,
   coldStart,
   harness,
+  xmlParser,
+  promptBudget,
   targets,
   met: {
     firstRequest: coldStart.firstRequestMs <= targets.firstRequestMs,
@@ -38,6 +44,11 @@ const result = {
     growthAtMostLinear: harness.every((h) => h.overheadMs.growthLastOverFirst <= h.turns / 20),
     peakRss: worst((h) => h.peakRssMb) <= targets.peakRssMb,
     journal: worst((h) => h.journal.writtenOverFinal) <= targets.journalWrittenOverFinal,
+    xmlParserOneMb: xmlParser.met.oneMb,
+    xmlParserLinear: xmlParser.met.growth,
+    promptBudgetDefault: promptBudget.met.defaultTokens,
+    promptBudgetCompact: promptBudget.met.compactTokens,
+    registryPerTurn: promptBudget.met.cachedTurn && promptBudget.met.coldTurn,
   },
 };
 const dir = join(ROOT, "bench", "results");
