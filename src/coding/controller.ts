@@ -10,6 +10,7 @@ import { checkReadOnlyCommand } from "./approvals/read-only-command.js";
 import { createSettingsApprovalPolicy } from "./approvals/settings-policy.js";
 import { environmentDetails } from "./environment.js";
 import { createExecutableHookRunner, trustedHookDirs } from "./hooks/executable-hooks.js";
+import type { McpHub } from "./mcp/hub.js";
 import { createFileJournal } from "./session/file-journal.js";
 import { bowlineHome, newTaskId, tasksDir } from "./session/paths.js";
 import { prepareToolOffer } from "./tool-offer.js";
@@ -36,6 +37,8 @@ export interface TaskSessionOptions {
   toolProtocol?: "native" | "xml";
   /** Every call is approved (no questions); tools that ask the person are not offered. */
   yolo?: boolean;
+  /** Connected MCP servers (the hub arrives with the MCP issue; tests pass a double). */
+  mcpHub?: McpHub;
 }
 
 export interface TaskSession {
@@ -72,6 +75,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     mode: options.mode ?? "act",
     toolProtocol: options.toolProtocol,
     yolo: options.yolo,
+    mcpHub: options.mcpHub,
   });
   const settingsPolicy = createSettingsApprovalPolicy({ settings, workspace, protectedDirs: [home] });
   const task = createTask({
@@ -97,6 +101,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     interactive: options.interactive,
     mode: options.mode,
   });
+  for (const warning of prepared.warnings) task.ui.say({ say: "notice", text: warning });
   for (const entry of ignored) {
     task.ui.say({
       say: "notice",

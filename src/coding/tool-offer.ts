@@ -2,17 +2,21 @@ import { platform, release } from "node:os";
 import type { ToolOffer } from "../agent/task.js";
 import type { ToolHandler } from "../agent/tool.js";
 import {
+  createDynamicSpecSet,
   createToolSetRegistry,
   llmToolConverter,
+  mcpToolSpecs,
   specJsonSchema,
   xmlConverter,
 } from "../agent/tool-set/index.js";
 import type { ToolContextInfo } from "../agent/tool-spec.js";
 import type { WireFormat } from "../llm/types.js";
+import type { McpHub } from "./mcp/hub.js";
 import { buildSystemPrompt } from "./prompts/system-prompt.js";
 import { registerBuiltinSpecs } from "./tool-specs/register-builtin-specs.js";
 import { selectVariant } from "./tool-specs/select-variant.js";
 import type { CodingPromptVariant } from "./tool-specs/variants.js";
+import { createUseMcpTool } from "./tools/use-mcp-tool.js";
 
 export interface ToolOfferOptions {
   tools: readonly ToolHandler[];
@@ -25,6 +29,8 @@ export interface ToolOfferOptions {
   toolProtocol?: "native" | "xml";
   compact?: boolean;
   yolo?: boolean;
+  /** Connected MCP servers: each of their tools is offered as its own tool. */
+  mcpHub?: McpHub;
 }
 
 export interface PreparedToolOffer {
@@ -33,6 +39,8 @@ export interface PreparedToolOffer {
   tools: ToolHandler[];
   offer: ToolOffer;
   systemPrompt: string;
+  /** For the person: MCP tools that could not be offered, and why. */
+  warnings: string[];
 }
 
 /**
@@ -42,7 +50,17 @@ export interface PreparedToolOffer {
  */
 export function prepareToolOffer(options: ToolOfferOptions): PreparedToolOffer {
   const registry = createToolSetRegistry();
-  registerBuiltinSpecs(registry, options.tools);
+  const dynamic = createDynamicSpecSet();
+  const handlers = [...options.tools];
+  const warnings: string[] = [];
+  if (options.mcpHub) {
+    const mcp = mcpToolSpecs(options.mcpHub);
+    warnings.push(...mcp.warnings);
+    dynamic.set("mcp", mcp.specs);
+    const routes = new Map(mcp.specs.map((spec) => [spec.name, spec.mcp]));
+    handlers.push(createUseMcpTool({ hub: options.mcpHub, routes }));
+  }
+  registerBuiltinSpecs(registry, handlers);
   const variant = selectVariant({
     wireFormat: options.wireFormat,
     model: options.model,
@@ -61,9 +79,9 @@ export function prepareToolOffer(options: ToolOfferOptions): PreparedToolOffer {
     isSubagent: false,
     skills: [],
   };
-  const specs = registry.enabledSpecs(variant, ctx);
+  const specs = registry.enabledSpecs(variant, ctx, dynamic.current());
   const offeredIds = new Set(specs.map((spec) => spec.id));
-  const tools = options.tools.filter((tool) => offeredIds.has(tool.name));
+  const tools = handlers.filter((tool) => offeredIds.has(tool.name));
   const xml = !variant.nativeTools;
   const offer: ToolOffer = xml
     ? {
@@ -74,15 +92,18 @@ export function prepareToolOffer(options: ToolOfferOptions): PreparedToolOffer {
           return spec ? specJsonSchema(spec) : undefined;
         },
       }
-    : { protocol: "native", definitions: () => registry.convertedTools(variant, ctx, llmToolConverter) };
+    : {
+        protocol: "native",
+        definitions: () => registry.convertedTools(variant, ctx, llmToolConverter, dynamic.current()),
+      };
   const systemPrompt = buildSystemPrompt({
     workspaceRoot: options.workspaceRoot,
     shell: options.shell,
     flavour: variant.prompt,
-    toolSection: xml ? registry.convertedTools(variant, ctx, xmlConverter) : undefined,
+    toolSection: xml ? registry.convertedTools(variant, ctx, xmlConverter, dynamic.current()) : undefined,
     toolNames: specs.map((spec) => spec.name),
   });
-  return { variant, tools, offer, systemPrompt };
+  return { variant, tools, offer, systemPrompt, warnings };
 }
 
 function propertiesOf(schema: Record<string, unknown>): Record<string, unknown> {
