@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { benchColdStart } from "./cold-start.js";
 import { benchHarnessOverhead } from "./harness-overhead.js";
 import { benchPromptBudget } from "./prompt-budget.js";
-import { benchXmlParser } from "./xml-parser.js";
 import { ROOT } from "./support.js";
+import { benchXmlParser } from "./xml-parser.js";
 
 /** `npm run bench`: runs every benchmark, prints one JSON document and saves it in bench/results/. */
 const targets = {

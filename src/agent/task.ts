@@ -1,11 +1,4 @@
-import type {
-  ContentBlock,
-  LlmMessage,
-  LlmToolDefinition,
-  LlmUsage,
-  ModelClient,
-  ToolResultBlock,
-} from "../llm/types.js";
+import type { ContentBlock, LlmMessage, LlmUsage, ModelClient, ToolResultBlock } from "../llm/types.js";
 import type { Ask, ErrorCode, Event, TaskStatus } from "../protocol/index.js";
 import type { ApprovalAnswer, ApprovalPolicy } from "./approval.js";
 import type { SessionJournal } from "./journal.js";
@@ -257,7 +250,7 @@ export function createTask(options: TaskOptions) {
     let stopReason: string | undefined;
     calls.forEach((call, index) => {
       const entry = scheduled[index];
-      if (!entry || entry.status !== "done") {
+      if (entry?.status !== "done") {
         const text = !entry
           ? prompts.oneToolPerMessage
           : entry.status === "error"

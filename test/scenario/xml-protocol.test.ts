@@ -36,7 +36,7 @@ const XML_SCRIPT: ScriptedTurn[] = [
 ];
 
 /** The text of every user message of a request, in order. */
-function userTexts(format: Format, body: any): string[] {
+function userTexts(_format: Format, body: any): string[] {
   return body.messages
     .filter((m: any) => m.role === "user")
     .map((m: any) =>

@@ -17,12 +17,13 @@ function typesOf(schema: Schema): Set<JsonType> {
   const types = new Set<JsonType>();
   const add = (type: unknown) => {
     if (typeof type === "string") types.add(type as JsonType);
-    else if (Array.isArray(type)) type.forEach(add);
+    else if (Array.isArray(type)) for (const t of type) add(t);
   };
   add(schema.type);
   for (const key of ["anyOf", "oneOf"] as const) {
     const members = schema[key];
-    if (Array.isArray(members)) members.filter(isRecord).forEach((member) => typesOf(member).forEach(add));
+    if (!Array.isArray(members)) continue;
+    for (const member of members.filter(isRecord)) for (const type of typesOf(member)) types.add(type);
   }
   return types;
 }

@@ -89,7 +89,8 @@ interface AfterCloseMode extends Omit<ValueMode, "kind"> {
   kind: "after-close";
   /** The tentative closing tag, as written. */
   closeTag: string;
-  held: string;
+  /** Text since the tentative close; not shown until settled. */
+  held: TextAccumulator;
   heldBlank: boolean;
 }
 type Mode = TextMode | ToolMode | ValueMode | AfterCloseMode;
@@ -173,7 +174,7 @@ export function createXmlToolParser(options: XmlToolParserOptions): XmlToolParse
   }
 
   function hold(m: AfterCloseMode, text: string): void {
-    m.held += text;
+    m.held.append(text);
     if (!m.heldBlank) return;
     for (let i = 0; i < text.length; i++) {
       counter.examined++;
@@ -202,12 +203,14 @@ export function createXmlToolParser(options: XmlToolParserOptions): XmlToolParse
       if (match.kind === "param-open") openParam(m, match.name);
       else if (match.kind === "tool-close") closeTool(m);
     } else if (m.kind === "value") {
-      if (!m.param.greedy) return closeParam(m);
-      mode = { ...m, kind: "after-close", closeTag: tag, held: "", heldBlank: true };
+      if (!m.param.greedy) closeParam(m);
+      else
+        mode = { ...m, kind: "after-close", closeTag: tag, held: createTextAccumulator(), heldBlank: true };
     } else if (match.kind === "param-close") {
-      appendValue(m, m.trimmer.push(m.closeTag + m.held));
+      // The earlier close was part of the value after all.
+      appendValue(m, m.trimmer.push(m.closeTag + m.held.value()));
       m.closeTag = tag;
-      m.held = "";
+      m.held = createTextAccumulator();
       m.heldBlank = true;
     } else if (match.kind === "tool-close") {
       closeParam(m);

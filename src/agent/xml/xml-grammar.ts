@@ -43,11 +43,10 @@ export interface XmlGrammar {
   tools: Map<string, ToolGrammar>;
 }
 
-/** Greedy parameters of the built-in tools whose values are file contents or diffs. */
+/** Greedy parameters of the built-in tools: values that are file contents or diffs. */
 export const DEFAULT_GREEDY_PARAMS: ReadonlyMap<string, readonly string[]> = new Map([
   ["write_to_file", ["content"]],
   ["replace_in_file", ["diff"]],
-  ["new_rule", ["content"]],
 ]);
 
 const LT = 60; // "<"
@@ -88,7 +87,7 @@ export function createXmlGrammar(options: XmlToolParserOptions): XmlGrammar {
   for (const [toolName, paramNames] of options.tools) {
     checkName(toolName, "tool");
     const names = [...new Set(paramNames)];
-    names.forEach((name) => checkName(name, "parameter"));
+    for (const name of names) checkName(name, "parameter");
     const greedy = new Set(greedyParams.get(toolName) ?? []);
     const toolClose: readonly [string, TagMatch] = [`</${toolName}>`, { kind: "tool-close" }];
     const opens = names.map(

@@ -222,7 +222,9 @@ describe("streaming parser properties", () => {
         const parser = createXmlToolParser(OPTIONS);
         for (const piece of chunk(message, how)) {
           parser.push(piece);
-          parser.blocks().forEach((block, i) => expectGrowsInto(block, expected[i]));
+          parser.blocks().forEach((block, i) => {
+            expectGrowsInto(block, expected[i]);
+          });
         }
       }),
       { numRuns: 300 },
