@@ -58,13 +58,18 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
   const home = options.home ?? bowlineHome();
   const taskId = newTaskId();
   const taskDir = join(tasksDir(home), taskId);
-  const { settings, ignored } = await loadApprovalSettings(approvalSettingsFiles(home, workspace.root));
+  // File reads start now and finish while the model's SDK loads (CPU-bound).
+  const settingsLoad = loadApprovalSettings(approvalSettingsFiles(home, workspace.root));
+  settingsLoad.catch(() => undefined); // awaited below; this only avoids an unhandled rejection meanwhile
+  const detailsLoad = environmentDetails(workspace.root);
+  detailsLoad.catch(() => undefined); // awaited in run(); this only avoids an unhandled rejection meanwhile
   const journal = createFileJournal(taskDir);
   // The task loop retries failed requests itself (with back-off and a notice), so the SDK's
   // own retries are off unless the config asks for them; otherwise retries multiply.
   const model =
     options.model ??
     (await createModelClient({ ...options.modelConfig, maxRetries: options.modelConfig.maxRetries ?? 0 }));
+  const { settings, ignored } = await settingsLoad;
   const shell = process.env.SHELL || "/bin/bash";
   const prepared = prepareToolOffer({
     tools: createCodingTools({ workspace, commandTimeoutSeconds: options.commandTimeoutSeconds }),
@@ -118,7 +123,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
         `${JSON.stringify({ v: 1, id: taskId, workspace: workspace.root, task: text, provider: model.config.provider, model: model.config.model, createdAt: new Date().toISOString() }, null, 2)}\n`,
         { mode: 0o600 },
       );
-      const details = await environmentDetails(workspace.root);
+      const details = await detailsLoad;
       return task.start(text, [{ type: "text", text: details }]);
     },
     dispatch(command) {
