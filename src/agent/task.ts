@@ -193,6 +193,12 @@ export function createTask(options: TaskOptions) {
     }
   }
 
+  function offersNoTools(): boolean {
+    return toolOffer.protocol === "native"
+      ? toolOffer.definitions().length === 0
+      : toolOffer.tools.size === 0;
+  }
+
   function xmlReplyOptions() {
     if (toolOffer.protocol !== "xml") return undefined;
     return {
@@ -337,6 +343,14 @@ export function createTask(options: TaskOptions) {
         return { status: "failed", code: "provider_error", message: reply.error.message };
       }
       appendHistory({ role: "assistant", content: reply.content });
+      if (reply.toolCalls.length === 0 && offersNoTools()) {
+        // Plain chat (a variant with no tools): the reply is the answer.
+        const answer = reply.content
+          .flatMap((block) => (block.type === "text" ? [block.text] : []))
+          .join("\n");
+        ui.say({ say: "completion_result", text: answer });
+        return { status: "completed", result: answer };
+      }
       if (reply.toolCalls.length === 0) {
         mistakes++;
         if (reply.incompleteToolCall) {

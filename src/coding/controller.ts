@@ -35,6 +35,8 @@ export interface TaskSessionOptions {
   mode?: "plan" | "act";
   /** Forces native tool calling or the XML text protocol. */
   toolProtocol?: "native" | "xml";
+  /** The compact variant for small local models. */
+  compact?: boolean;
   /** Every call is approved (no questions); tools that ask the person are not offered. */
   yolo?: boolean;
   /** Connected MCP servers (the hub arrives with the MCP issue; tests pass a double). */
@@ -79,6 +81,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     shell,
     mode: options.mode ?? "act",
     toolProtocol: options.toolProtocol,
+    compact: options.compact,
     yolo: options.yolo,
     mcpHub: options.mcpHub,
   });

@@ -114,6 +114,8 @@ export interface HarnessOptions {
   policy?: ApprovalPolicy;
   maxConsecutiveMistakes?: number;
   retry?: { attempts: number; baseDelayMs: number };
+  /** Offer no tools at all (plain chat). */
+  noTools?: boolean;
 }
 
 const servers: FakeModelServer[] = [];
@@ -138,7 +140,7 @@ export async function startHarness(
   const task = createTask({
     taskId: "task-1",
     model,
-    tools: createTestTools(log),
+    tools: options.noTools ? [] : createTestTools(log),
     systemPrompt: "You are under test.",
     policy: options.policy ?? createDefaultApprovalPolicy({ allowAll: false }),
     emit(event) {

@@ -221,3 +221,13 @@ describe("usage and state", () => {
     expect(types.at(-2)).toBe("task_completed");
   });
 });
+
+describe("a variant with no tools", () => {
+  it("is plain chat: the first reply is the answer, no nudge, no tools in the request", async () => {
+    const h = await startHarness([{ text: "Paris is the capital of France." }], { noTools: true });
+    const outcome = await h.task.start("What is the capital of France?");
+    expect(outcome).toEqual({ status: "completed", result: "Paris is the capital of France." });
+    expect(h.server.requests).toHaveLength(1);
+    expect(h.server.requests[0]!.body.tools ?? []).toEqual([]);
+  });
+});

@@ -89,3 +89,21 @@ describe.each<Format>(["anthropic", "openai"])("the XML tool protocol over %s", 
     );
   });
 });
+
+describe("--compact", () => {
+  it("uses the short XML prompt for small local models and still completes the task", async () => {
+    const full = await startScenario("openai", XML_SCRIPT);
+    await full.run("Fix the failing test.", ["--yes", "--tool-protocol", "xml"]);
+    const compact = await startScenario("openai", XML_SCRIPT);
+    const run = await compact.run("Fix the failing test.", ["--yes", "--compact", "--output-format", "json"]);
+    expect(run.code).toBe(0);
+    expect(resultOf(run)).toMatchObject({ status: "completed" });
+    const system = (s: typeof full) => s.server.requests[0]!.body.messages[0].content as string;
+    expect(compact.server.requests[0]!.body.tools ?? []).toEqual([]);
+    expect(system(compact)).toContain("<replace_in_file>");
+    expect(system(compact).length).toBeLessThan(system(full).length * 0.7);
+    expect(readFileSync(join(compact.repo, "src/math.js"), "utf8")).toContain(
+      "return total / values.length;",
+    );
+  });
+});

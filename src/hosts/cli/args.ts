@@ -18,6 +18,8 @@ export interface CliArgs {
   mode: "plan" | "act";
   /** Forces native tool calling or the XML text protocol; default: what the model's variant uses. */
   toolProtocol?: "native" | "xml";
+  /** The short prompt and tool set for small local models (XML protocol). */
+  compact: boolean;
 }
 
 export class UsageError extends Error {
@@ -53,6 +55,7 @@ Other:
   --mode plan|act              start in plan mode (explore and propose; no edits) or act mode (default)
   --tool-protocol native|xml   force native tool calling or the XML text protocol (for models
                                whose native tool calling is poor)
+  --compact                    a short prompt and the essential tools, for small local models
   -v, --version                print the version
   -h, --help                   print this help
 
@@ -105,6 +108,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliArgs {
     commandTimeoutSeconds: timeout,
     mode,
     toolProtocol,
+    compact: values.compact ?? false,
   };
 }
 
@@ -126,6 +130,7 @@ function parse(argv: readonly string[]) {
       "command-timeout": { type: "string" },
       mode: { type: "string" },
       "tool-protocol": { type: "string" },
+      compact: { type: "boolean" },
       version: { type: "boolean", short: "v" },
       help: { type: "boolean", short: "h" },
     },

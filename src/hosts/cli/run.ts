@@ -56,6 +56,7 @@ export async function runTaskCommand(
     commandTimeoutSeconds: args.commandTimeoutSeconds,
     mode: args.mode,
     toolProtocol: args.toolProtocol,
+    compact: args.compact,
     yolo: args.yes,
   });
   const active = session;
