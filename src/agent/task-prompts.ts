@@ -38,3 +38,6 @@ export const skippedAfterCompletion =
 
 export const planModeRefusal = (tool: string): string =>
   `Refused: ${tool} changes files or runs commands, and the task is in PLAN MODE, where you explore with read-only tools and propose a plan. Present your plan with attempt_completion, or ask the user (ask_followup_question) to switch to act mode if the change is needed now.`;
+
+export const completionBeforeResults = (tools: readonly string[]): string =>
+  `Refused: attempt_completion came in the same message as ${[...new Set(tools)].join(", ")}, whose results you have not seen yet. Check that those changes worked (e.g. run the tests), then call attempt_completion again.`;

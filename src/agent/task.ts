@@ -9,6 +9,7 @@ import { runCalls } from "./pipeline/schedule.js";
 import { type AssistantReply, streamReply } from "./stream-reply.js";
 import { runPromptHooks } from "./task-hooks.js";
 import * as prompts from "./task-prompts.js";
+import { addUsage, refuseCompletion, sleep, ZERO_USAGE } from "./task-util.js";
 import type { ToolHandler } from "./tool.js";
 import { createToolExecutor, type ToolCallOutcome, type ToolCallRequest } from "./tool-executor.js";
 import { coordinatorFor, nativeOffer, type ToolOffer, xmlResultBlocks } from "./tool-offer.js";
@@ -47,8 +48,6 @@ export type TaskOutcome =
   | { status: "aborted" };
 
 export type AskAnswer = { response: "approve" | "deny" | "message"; text?: string };
-
-const ZERO_USAGE: LlmUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
 /**
  * One task: the agent loop. A loop, not recursion: each turn sends the history, streams the
@@ -242,10 +241,16 @@ export function createTask(options: TaskOptions) {
     const runnable = xmlMode ? calls.slice(0, 1) : calls;
     let completion: string | undefined;
     let rejected = false;
+    const changedBy: string[] = [];
     const scheduled = await runCalls<ToolCallRequest, ToolCallOutcome>(runnable, {
       isReadOnly: (call) => executor.isConcurrentSafe(call),
       run: async (call) => {
-        const outcome = await executor.execute(call);
+        let outcome = await executor.execute(call);
+        if (outcome.completion && changedBy.length > 0) {
+          // The model has not seen what its own changes did yet: it must check before finishing.
+          outcome = refuseCompletion(call.id, prompts.completionBeforeResults(changedBy));
+        }
+        if (!outcome.result.isError && coordinator.getHandler(call.name)?.mutates) changedBy.push(call.name);
         if (outcome.completion) completion = outcome.completion.result;
         if (outcome.rejected) rejected = true;
         return outcome;
@@ -473,23 +478,3 @@ export function createTask(options: TaskOptions) {
 
 export type Task = ReturnType<typeof createTask>;
 export type { ToolOffer };
-
-function addUsage(total: LlmUsage, add: LlmUsage): void {
-  total.inputTokens += add.inputTokens;
-  total.outputTokens += add.outputTokens;
-  total.cacheReadTokens += add.cacheReadTokens;
-  total.cacheWriteTokens += add.cacheWriteTokens;
-}
-
-/** Resolves after `ms`, or as soon as `signal` aborts; leaves no listener on the signal behind. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
-}

@@ -10,6 +10,8 @@ import { checkReadOnlyCommand } from "./approvals/read-only-command.js";
 import { createSettingsApprovalPolicy } from "./approvals/settings-policy.js";
 import { environmentDetails } from "./environment.js";
 import { createExecutableHookRunner, trustedHookDirs } from "./hooks/executable-hooks.js";
+import { loadRules, rulesSection } from "./instructions/rules.js";
+import { discoverSkills, skillsSection } from "./instructions/skills.js";
 import type { McpHub } from "./mcp/hub.js";
 import { createFileJournal } from "./session/file-journal.js";
 import { bowlineHome, newTaskId, tasksDir } from "./session/paths.js";
@@ -73,8 +75,12 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     (await createModelClient({ ...options.modelConfig, maxRetries: options.modelConfig.maxRetries ?? 0 }));
   const { settings, ignored } = await settingsLoad;
   const shell = process.env.SHELL || "/bin/bash";
+  const skills = discoverSkills(home, workspace.root);
+  const rules = loadRules(home, workspace.root);
   const prepared = prepareToolOffer({
-    tools: createCodingTools({ workspace, commandTimeoutSeconds: options.commandTimeoutSeconds }),
+    tools: createCodingTools({ workspace, commandTimeoutSeconds: options.commandTimeoutSeconds, skills }),
+    skills: skills.map((skill) => skill.name),
+    promptSections: [rulesSection(rules), skillsSection(skills)],
     wireFormat: model.config.wireFormat,
     model: model.config.model,
     workspaceRoot: workspace.root,

@@ -31,6 +31,10 @@ export interface ToolOfferOptions {
   yolo?: boolean;
   /** Connected MCP servers: each of their tools is offered as its own tool. */
   mcpHub?: McpHub;
+  /** Names of the skills found (use_skill is offered only when there are some). */
+  skills?: readonly string[];
+  /** Extra system prompt sections (rules, skills), appended in order. */
+  promptSections?: readonly string[];
 }
 
 export interface PreparedToolOffer {
@@ -77,7 +81,7 @@ export function prepareToolOffer(options: ToolOfferOptions): PreparedToolOffer {
     browserAvailable: false,
     yolo: options.yolo ?? false,
     isSubagent: false,
-    skills: [],
+    skills: options.skills ?? [],
   };
   const specs = registry.enabledSpecs(variant, ctx, dynamic.current());
   const offeredIds = new Set(specs.map((spec) => spec.id));
@@ -103,7 +107,14 @@ export function prepareToolOffer(options: ToolOfferOptions): PreparedToolOffer {
     toolSection: xml ? registry.convertedTools(variant, ctx, xmlConverter, dynamic.current()) : undefined,
     toolNames: specs.map((spec) => spec.name),
   });
-  return { variant, tools, offer, systemPrompt, warnings };
+  const sections = (options.promptSections ?? []).filter(Boolean);
+  return {
+    variant,
+    tools,
+    offer,
+    systemPrompt: [systemPrompt, ...sections].join("\n\n"),
+    warnings,
+  };
 }
 
 function propertiesOf(schema: Record<string, unknown>): Record<string, unknown> {

@@ -15,6 +15,7 @@ export const BUILTIN_REQUIREMENTS: Readonly<Record<string, (ctx: ToolContextInfo
   browser_action: (ctx) => ctx.browserAvailable && ctx.supportsImages,
   use_skill: (ctx) => ctx.skills.length > 0,
   use_subagents: (ctx) => !ctx.isSubagent,
+  plan_mode_respond: (ctx) => ctx.mode === "plan",
 };
 
 /** Wording of the `compact` family: short, for small local models. Parameters keep their names and checks. */

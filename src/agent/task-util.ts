@@ -1,0 +1,36 @@
+import type { LlmUsage } from "../llm/types.js";
+import type { ToolCallOutcome } from "./tool-executor.js";
+
+export const ZERO_USAGE: LlmUsage = {
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+};
+
+export function refuseCompletion(callId: string, text: string): ToolCallOutcome {
+  return {
+    result: { type: "tool_result", callId, content: [{ type: "text", text }], isError: true },
+    mistake: false,
+  };
+}
+
+export function addUsage(total: LlmUsage, add: LlmUsage): void {
+  total.inputTokens += add.inputTokens;
+  total.outputTokens += add.outputTokens;
+  total.cacheReadTokens += add.cacheReadTokens;
+  total.cacheWriteTokens += add.cacheWriteTokens;
+}
+
+/** Resolves after `ms`, or as soon as `signal` aborts; leaves no listener on the signal behind. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
