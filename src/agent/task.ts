@@ -38,6 +38,8 @@ export interface TaskOptions {
   hooks?: HookRunner;
   /** Whether a mutating call may still run in plan mode (e.g. a read-only command). */
   allowedInPlanMode?: (tool: ToolHandler, input: unknown) => boolean;
+  /** Stops the task (code `budget_exhausted`) once input + output tokens pass this. */
+  tokenBudget?: number;
 }
 
 export type TaskMode = "plan" | "act";
@@ -332,6 +334,11 @@ export function createTask(options: TaskOptions) {
         return stop;
       }
       if (journalFailure) return { status: "failed", code: "storage_error", message: journalFailure.message };
+      if (options.tokenBudget !== undefined && usage.inputTokens + usage.outputTokens > options.tokenBudget) {
+        keepToolResults(pending);
+        const message = `Stopped at the token budget (${options.tokenBudget} tokens).`;
+        return { status: "failed", code: "budget_exhausted", message };
+      }
       appendHistory({ role: "user", content: pending });
       syncJournal();
       turns++;

@@ -15,8 +15,10 @@ import { discoverSkills, skillsSection } from "./instructions/skills.js";
 import type { McpHub } from "./mcp/hub.js";
 import { createFileJournal } from "./session/file-journal.js";
 import { bowlineHome, newTaskId, tasksDir } from "./session/paths.js";
+import { createSubagentRunner } from "./subagents.js";
 import { prepareToolOffer } from "./tool-offer.js";
 import { createCodingTools } from "./tools/index.js";
+import { createUseSubagentsTool } from "./tools/use-subagents.js";
 import { createWorkspace } from "./workspace.js";
 
 export interface TaskSessionOptions {
@@ -77,8 +79,30 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
   const shell = process.env.SHELL || "/bin/bash";
   const skills = discoverSkills(home, workspace.root);
   const rules = loadRules(home, workspace.root);
+  const settingsPolicy = createSettingsApprovalPolicy({ settings, workspace, protectedDirs: [home] });
+  // The settings allow what they allow; the host's policy decides the rest.
+  const policy: ApprovalPolicy = (tool, input) => {
+    const decision = settingsPolicy(tool, input);
+    return decision.type === "allow" ? decision : options.policy(tool, input);
+  };
+  const codingTools = createCodingTools({
+    workspace,
+    commandTimeoutSeconds: options.commandTimeoutSeconds,
+    skills,
+  });
+  let notice = (_text: string) => {};
+  const runSubagent = createSubagentRunner({
+    parentTaskId: taskId,
+    taskDir,
+    model,
+    tools: codingTools,
+    workspaceRoot: workspace.root,
+    shell,
+    policy,
+    notice: (text) => notice(text),
+  });
   const prepared = prepareToolOffer({
-    tools: createCodingTools({ workspace, commandTimeoutSeconds: options.commandTimeoutSeconds, skills }),
+    tools: [...codingTools, createUseSubagentsTool({ run: runSubagent })],
     skills: skills.map((skill) => skill.name),
     promptSections: [rulesSection(rules), skillsSection(skills)],
     wireFormat: model.config.wireFormat,
@@ -91,18 +115,13 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     yolo: options.yolo,
     mcpHub: options.mcpHub,
   });
-  const settingsPolicy = createSettingsApprovalPolicy({ settings, workspace, protectedDirs: [home] });
   const task = createTask({
     taskId,
     model,
     tools: prepared.tools,
     toolOffer: prepared.offer,
     systemPrompt: prepared.systemPrompt,
-    // The settings allow what they allow; the host's policy decides the rest.
-    policy: (tool, input) => {
-      const decision = settingsPolicy(tool, input);
-      return decision.type === "allow" ? decision : options.policy(tool, input);
-    },
+    policy,
     hooks: createExecutableHookRunner({
       dirs: trustedHookDirs(home, workspace.root),
       workspace: workspace.root,
@@ -115,6 +134,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     interactive: options.interactive,
     mode: options.mode,
   });
+  notice = (text) => task.ui.say({ say: "notice", text });
   for (const warning of prepared.warnings) task.ui.say({ say: "notice", text: warning });
   for (const entry of ignored) {
     task.ui.say({

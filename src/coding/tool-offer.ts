@@ -35,6 +35,8 @@ export interface ToolOfferOptions {
   skills?: readonly string[];
   /** Extra system prompt sections (rules, skills), appended in order. */
   promptSections?: readonly string[];
+  /** A subagent run: no nested subagents. */
+  isSubagent?: boolean;
 }
 
 export interface PreparedToolOffer {
@@ -80,7 +82,7 @@ export function prepareToolOffer(options: ToolOfferOptions): PreparedToolOffer {
     supportsImages: false,
     browserAvailable: false,
     yolo: options.yolo ?? false,
-    isSubagent: false,
+    isSubagent: options.isSubagent ?? false,
     skills: options.skills ?? [],
   };
   const specs = registry.enabledSpecs(variant, ctx, dynamic.current());

@@ -12,6 +12,7 @@ export const ErrorCodeSchema = z.enum([
   "storage_error",
   "loop_detected",
   "stopped_by_hook",
+  "budget_exhausted",
   "internal",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;

@@ -108,6 +108,7 @@ describe.each<Format>(["anthropic", "openai"])("a real task end to end over %s",
         "list_files",
         "search_files",
         "execute_command",
+        "use_subagents",
         "attempt_completion",
       ],
     );

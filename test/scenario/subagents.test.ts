@@ -1,0 +1,60 @@
+/**
+ * use_subagents: read-only subagents run in parallel, each its own loop against the same
+ * model, and their reports come back to the main task as one result.
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { RecordedRequest, ScriptedTurn } from "../support/fake-model-server.js";
+import { closeScenarios, resultOf, sentToolResults, startScenario } from "./scenario.js";
+
+afterEach(closeScenarios);
+
+const isSubagent = (request: RecordedRequest) =>
+  JSON.stringify(request.body.system).includes("You are a subagent");
+const firstUserText = (request: RecordedRequest) => JSON.stringify(request.body.messages[0]);
+
+function script(request: RecordedRequest): ScriptedTurn {
+  const turn = request.body.messages.length;
+  if (isSubagent(request)) {
+    const topic = firstUserText(request).includes("average") ? "average" : "add";
+    if (turn === 1) return { toolCalls: [{ name: "read_file", input: { path: "src/math.js" } }] };
+    return {
+      toolCalls: [{ name: "attempt_completion", input: { result: `REPORT ${topic}: see src/math.js` } }],
+    };
+  }
+  if (turn === 1) {
+    return {
+      toolCalls: [{ name: "use_subagents", input: { prompt_1: "Find add.", prompt_2: "Find average." } }],
+    };
+  }
+  return { toolCalls: [{ name: "attempt_completion", input: { result: "Both found." } }] };
+}
+
+describe("use_subagents", () => {
+  it("runs read-only subagents in parallel and returns their reports to the main task", async () => {
+    const s = await startScenario("anthropic", script);
+    const run = await s.run("Explore the code.", ["--output-format", "json"]);
+    expect(run.code).toBe(0);
+    expect(resultOf(run)).toMatchObject({ status: "completed", result: "Both found." });
+
+    const sub = s.server.requests.filter(isSubagent);
+    expect(sub).toHaveLength(4);
+    for (const request of sub) {
+      const names = request.body.tools.map((t: any) => t.name);
+      expect(names).toContain("read_file");
+      for (const forbidden of ["use_subagents", "write_to_file", "replace_in_file", "execute_command"]) {
+        expect(names).not.toContain(forbidden);
+      }
+    }
+    const main = s.server.requests.filter((request) => !isSubagent(request));
+    const [result] = sentToolResults(main[1]!);
+    expect(result!.text).toContain("REPORT add");
+    expect(result!.text).toContain("REPORT average");
+    // Each subagent's conversation is journaled inside the task's folder.
+    const [taskId] = readdirSync(join(s.home, "tasks"));
+    for (const n of ["1", "2"]) {
+      expect(existsSync(join(s.home, "tasks", taskId!, "subagents", n, "api_history.jsonl"))).toBe(true);
+    }
+  });
+});
