@@ -41,3 +41,6 @@ export const planModeRefusal = (tool: string): string =>
 
 export const completionBeforeResults = (tools: readonly string[]): string =>
   `Refused: attempt_completion came in the same message as ${[...new Set(tools)].join(", ")}, whose results you have not seen yet. Check that those changes worked (e.g. run the tests), then call attempt_completion again.`;
+
+export const completionWithOpenItems = (items: readonly string[]): string =>
+  `Refused: your task_progress checklist still has open items:\n${items.map((item) => `- [ ] ${item}`).join("\n")}\nFinish them, or update the checklist (mark them done or remove them with a reason), then call attempt_completion again.`;

@@ -1,6 +1,7 @@
 import type { ContentBlock, LlmMessage, LlmUsage, ModelClient, ToolResultBlock } from "../llm/types.js";
 import type { Ask, ErrorCode, Event, TaskStatus } from "../protocol/index.js";
 import type { ApprovalAnswer, ApprovalPolicy } from "./approval.js";
+import { createFocusChain } from "./focus-chain.js";
 import type { SessionJournal } from "./journal.js";
 import type { Coordinator } from "./pipeline/coordinator.js";
 import type { HookRunner } from "./pipeline/hooks.js";
@@ -40,6 +41,8 @@ export interface TaskOptions {
   allowedInPlanMode?: (tool: ToolHandler, input: unknown) => boolean;
   /** Stops the task (code `budget_exhausted`) once input + output tokens pass this. */
   tokenBudget?: number;
+  /** Keeps the model's `task_progress` checklist (the tools must accept that parameter). */
+  focusChain?: boolean;
 }
 
 export type TaskMode = "plan" | "act";
@@ -68,6 +71,7 @@ export function createTask(options: TaskOptions) {
   /** Set when loop detection escalates; handled at the next turn like the mistake limit. */
   let loopEscalation: string | undefined;
   let xmlCallCount = 0;
+  const focus = options.focusChain ? createFocusChain() : undefined;
   const pendingAsks = new Map<string, (answer: AskAnswer) => void>();
   /** Aborts the current run; replaced when `send` continues an aborted task. */
   let controller = new AbortController();
@@ -247,7 +251,12 @@ export function createTask(options: TaskOptions) {
     const scheduled = await runCalls<ToolCallRequest, ToolCallOutcome>(runnable, {
       isReadOnly: (call) => executor.isConcurrentSafe(call),
       run: async (call) => {
+        if (focus?.take(call.input)) ui.say({ say: "task_progress", text: focus.checklist! });
         let outcome = await executor.execute(call);
+        const open = focus?.openItems() ?? [];
+        if (outcome.completion && open.length > 0) {
+          outcome = refuseCompletion(call.id, prompts.completionWithOpenItems(open));
+        }
         if (outcome.completion && changedBy.length > 0) {
           // The model has not seen what its own changes did yet: it must check before finishing.
           outcome = refuseCompletion(call.id, prompts.completionBeforeResults(changedBy));
@@ -339,6 +348,8 @@ export function createTask(options: TaskOptions) {
         const message = `Stopped at the token budget (${options.tokenBudget} tokens).`;
         return { status: "failed", code: "budget_exhausted", message };
       }
+      const reminder = focus?.reminder(turns + 1);
+      if (reminder) pending = [...pending, { type: "text", text: reminder }];
       appendHistory({ role: "user", content: pending });
       syncJournal();
       turns++;

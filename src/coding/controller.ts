@@ -41,6 +41,8 @@ export interface TaskSessionOptions {
   toolProtocol?: "native" | "xml";
   /** The compact variant for small local models. */
   compact?: boolean;
+  /** The focus chain: the model keeps a task_progress checklist. */
+  focusChain?: boolean;
   /** Every call is approved (no questions); tools that ask the person are not offered. */
   yolo?: boolean;
   /** Connected MCP servers (the hub arrives with the MCP issue; tests pass a double). */
@@ -112,6 +114,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     mode: options.mode ?? "act",
     toolProtocol: options.toolProtocol,
     compact: options.compact,
+    focusChain: options.focusChain,
     yolo: options.yolo,
     mcpHub: options.mcpHub,
   });
@@ -133,6 +136,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     journal,
     interactive: options.interactive,
     mode: options.mode,
+    focusChain: options.focusChain,
   });
   notice = (text) => task.ui.say({ say: "notice", text });
   for (const warning of prepared.warnings) task.ui.say({ say: "notice", text: warning });

@@ -1,4 +1,5 @@
 import { platform, release } from "node:os";
+import { TASK_PROGRESS_DESCRIPTION, TASK_PROGRESS_PARAM } from "../agent/focus-chain.js";
 import type { ToolOffer } from "../agent/task.js";
 import type { ToolHandler } from "../agent/tool.js";
 import {
@@ -10,7 +11,7 @@ import {
   xmlConverter,
 } from "../agent/tool-set/index.js";
 import type { ToolContextInfo } from "../agent/tool-spec.js";
-import type { WireFormat } from "../llm/types.js";
+import type { LlmToolDefinition, WireFormat } from "../llm/types.js";
 import type { McpHub } from "./mcp/hub.js";
 import { buildSystemPrompt } from "./prompts/system-prompt.js";
 import { registerBuiltinSpecs } from "./tool-specs/register-builtin-specs.js";
@@ -37,6 +38,8 @@ export interface ToolOfferOptions {
   promptSections?: readonly string[];
   /** A subagent run: no nested subagents. */
   isSubagent?: boolean;
+  /** Every tool takes an optional `task_progress` checklist (the focus chain). */
+  focusChain?: boolean;
 }
 
 export interface PreparedToolOffer {
@@ -92,7 +95,15 @@ export function prepareToolOffer(options: ToolOfferOptions): PreparedToolOffer {
   const offer: ToolOffer = xml
     ? {
         protocol: "xml",
-        tools: new Map(specs.map((spec) => [spec.name, Object.keys(propertiesOf(specJsonSchema(spec)))])),
+        tools: new Map(
+          specs.map((spec) => [
+            spec.name,
+            [
+              ...Object.keys(propertiesOf(specJsonSchema(spec))),
+              ...(options.focusChain ? [TASK_PROGRESS_PARAM] : []),
+            ],
+          ]),
+        ),
         jsonSchemaOf: (name) => {
           const spec = specs.find((candidate) => candidate.name === name);
           return spec ? specJsonSchema(spec) : undefined;
@@ -100,7 +111,10 @@ export function prepareToolOffer(options: ToolOfferOptions): PreparedToolOffer {
       }
     : {
         protocol: "native",
-        definitions: () => registry.convertedTools(variant, ctx, llmToolConverter, dynamic.current()),
+        definitions: () => {
+          const converted = registry.convertedTools(variant, ctx, llmToolConverter, dynamic.current());
+          return options.focusChain ? withTaskProgress(converted) : converted;
+        },
       };
   const systemPrompt = buildSystemPrompt({
     workspaceRoot: options.workspaceRoot,
@@ -109,7 +123,14 @@ export function prepareToolOffer(options: ToolOfferOptions): PreparedToolOffer {
     toolSection: xml ? registry.convertedTools(variant, ctx, xmlConverter, dynamic.current()) : undefined,
     toolNames: specs.map((spec) => spec.name),
   });
-  const sections = (options.promptSections ?? []).filter(Boolean);
+  const sections = [
+    ...(options.focusChain && xml
+      ? [
+          `Every tool also accepts an optional <${TASK_PROGRESS_PARAM}> parameter: ${TASK_PROGRESS_DESCRIPTION}`,
+        ]
+      : []),
+    ...(options.promptSections ?? []),
+  ].filter(Boolean);
   return {
     variant,
     tools,
@@ -117,6 +138,26 @@ export function prepareToolOffer(options: ToolOfferOptions): PreparedToolOffer {
     systemPrompt: [systemPrompt, ...sections].join("\n\n"),
     warnings,
   };
+}
+
+/** The definitions with the optional `task_progress` parameter added to every tool (cached per array). */
+const withProgress = new WeakMap<readonly LlmToolDefinition[], LlmToolDefinition[]>();
+function withTaskProgress(definitions: readonly LlmToolDefinition[]): LlmToolDefinition[] {
+  let result = withProgress.get(definitions);
+  if (!result) {
+    result = definitions.map((definition) => ({
+      ...definition,
+      inputSchema: {
+        ...definition.inputSchema,
+        properties: {
+          ...propertiesOf(definition.inputSchema),
+          [TASK_PROGRESS_PARAM]: { type: "string", description: TASK_PROGRESS_DESCRIPTION },
+        },
+      },
+    }));
+    withProgress.set(definitions, result);
+  }
+  return result;
 }
 
 function propertiesOf(schema: Record<string, unknown>): Record<string, unknown> {

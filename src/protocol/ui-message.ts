@@ -38,6 +38,8 @@ export const SaySchema = z.discriminatedUnion("say", [
     durationMs: z.optional(z.number()),
   }),
   z.object({ say: z.literal("notice"), text: z.string() }),
+  /** The model's task checklist (focus chain), as it last sent it. */
+  z.object({ say: z.literal("task_progress"), text: z.string() }),
   z.object({ say: z.literal("error"), message: z.string(), code: z.optional(z.string()) }),
   z.object({ say: z.literal("completion_result"), text: z.string() }),
 ]);

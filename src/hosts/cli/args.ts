@@ -20,6 +20,8 @@ export interface CliArgs {
   toolProtocol?: "native" | "xml";
   /** The short prompt and tool set for small local models (XML protocol). */
   compact: boolean;
+  /** The model keeps a task_progress checklist. */
+  focusChain: boolean;
 }
 
 export class UsageError extends Error {
@@ -56,6 +58,8 @@ Other:
   --tool-protocol native|xml   force native tool calling or the XML text protocol (for models
                                whose native tool calling is poor)
   --compact                    a short prompt and the essential tools, for small local models
+  --focus-chain                the model keeps a checklist of the task's steps (task_progress),
+                               shown as it changes; completion waits until it is done
   -v, --version                print the version
   -h, --help                   print this help
 
@@ -109,6 +113,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliArgs {
     mode,
     toolProtocol,
     compact: values.compact ?? false,
+    focusChain: values["focus-chain"] ?? false,
   };
 }
 
@@ -131,6 +136,7 @@ function parse(argv: readonly string[]) {
       mode: { type: "string" },
       "tool-protocol": { type: "string" },
       compact: { type: "boolean" },
+      "focus-chain": { type: "boolean" },
       version: { type: "boolean", short: "v" },
       help: { type: "boolean", short: "h" },
     },

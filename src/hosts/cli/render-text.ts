@@ -29,6 +29,9 @@ export function createTextRenderer(write: (line: string) => void) {
         else if (payload.status === "error") write(`  ✗ ${payload.summary}: ${firstLine(payload.output)}`);
         else if (payload.status === "denied") write(`  ⊘ ${payload.summary} (denied)`);
         break;
+      case "task_progress":
+        write(`  ☰ Progress\n${payload.text.replace(/^/gm, "    ")}`);
+        break;
       case "notice":
         write(`  · ${payload.text}`);
         break;

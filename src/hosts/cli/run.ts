@@ -57,6 +57,7 @@ export async function runTaskCommand(
     mode: args.mode,
     toolProtocol: args.toolProtocol,
     compact: args.compact,
+    focusChain: args.focusChain,
     yolo: args.yes,
   });
   const active = session;
