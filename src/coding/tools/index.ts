@@ -6,6 +6,7 @@ import { createAskFollowupQuestionTool } from "./ask-followup-question.js";
 import { createAttemptCompletionTool } from "./attempt-completion.js";
 import { createExecuteCommandTool } from "./execute-command.js";
 import { createListFilesTool } from "./list-files.js";
+import { createNewTaskTool } from "./new-task.js";
 import { createPlanModeRespondTool } from "./plan-mode-respond.js";
 import { createReadFileTool } from "./read-file.js";
 import { createReplaceInFileTool } from "./replace-in-file.js";
@@ -35,6 +36,7 @@ export function createCodingTools(options: CodingToolsOptions): ToolHandler[] {
     createAttemptCompletionTool(),
     createPlanModeRespondTool(),
     createActModeRespondTool(),
+    createNewTaskTool(),
     createUseSkillTool({ skills: options.skills ?? [] }),
   ];
 }
