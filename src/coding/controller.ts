@@ -8,6 +8,7 @@ import type { Command, Event } from "../protocol/index.js";
 import { approvalSettingsFiles, loadApprovalSettings } from "./approvals/approval-settings.js";
 import { checkReadOnlyCommand } from "./approvals/read-only-command.js";
 import { createSettingsApprovalPolicy } from "./approvals/settings-policy.js";
+import { findBrowser } from "./browser/find-browser.js";
 import { environmentDetails } from "./environment.js";
 import { createExecutableHookRunner, trustedHookDirs } from "./hooks/executable-hooks.js";
 import { loadRules, rulesSection } from "./instructions/rules.js";
@@ -17,6 +18,7 @@ import { createFileJournal } from "./session/file-journal.js";
 import { bowlineHome, newTaskId, tasksDir } from "./session/paths.js";
 import { createSubagentRunner } from "./subagents.js";
 import { prepareToolOffer } from "./tool-offer.js";
+import { createBrowserActionTool } from "./tools/browser-action.js";
 import { createCodingTools } from "./tools/index.js";
 import { createUseSubagentsTool } from "./tools/use-subagents.js";
 import { createWorkspace } from "./workspace.js";
@@ -87,11 +89,14 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     const decision = settingsPolicy(tool, input);
     return decision.type === "allow" ? decision : options.policy(tool, input);
   };
-  const codingTools = createCodingTools({
-    workspace,
-    commandTimeoutSeconds: options.commandTimeoutSeconds,
-    skills,
-  });
+  const browserPath = findBrowser();
+  const browser = browserPath
+    ? createBrowserActionTool({ workspace, executablePath: browserPath })
+    : undefined;
+  const codingTools = [
+    ...createCodingTools({ workspace, commandTimeoutSeconds: options.commandTimeoutSeconds, skills }),
+    ...(browser ? [browser] : []),
+  ];
   let notice = (_text: string) => {};
   const runSubagent = createSubagentRunner({
     parentTaskId: taskId,
@@ -116,6 +121,8 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     compact: options.compact,
     focusChain: options.focusChain,
     yolo: options.yolo,
+    browserAvailable: browser !== undefined,
+    supportsImages: takesImages(model.config),
     mcpHub: options.mcpHub,
   });
   const task = createTask({
@@ -177,6 +184,17 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
           throw new Error("start_task: this session already has a task; create a new session.");
       }
     },
-    close: () => journal.close(),
+    async close() {
+      await browser?.dispose();
+      await journal.close();
+    },
   };
+}
+
+/**
+ * Whether the model takes images. Until the model catalogue exists: the first-party APIs do;
+ * other OpenAI-compatible servers are assumed not to (many local models don't).
+ */
+function takesImages(config: ModelConfig): boolean {
+  return config.provider === "anthropic" || config.provider === "openai";
 }

@@ -40,6 +40,8 @@ export interface ToolOfferOptions {
   isSubagent?: boolean;
   /** Every tool takes an optional `task_progress` checklist (the focus chain). */
   focusChain?: boolean;
+  browserAvailable?: boolean;
+  supportsImages?: boolean;
 }
 
 export interface PreparedToolOffer {
@@ -82,8 +84,8 @@ export function prepareToolOffer(options: ToolOfferOptions): PreparedToolOffer {
     os: `${platform()} ${release()}`,
     shell: options.shell,
     mode: options.mode,
-    supportsImages: false,
-    browserAvailable: false,
+    supportsImages: options.supportsImages ?? false,
+    browserAvailable: options.browserAvailable ?? false,
     yolo: options.yolo ?? false,
     isSubagent: options.isSubagent ?? false,
     skills: options.skills ?? [],

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { findBrowser } from "../../src/coding/browser/find-browser.js";
 import { DEMO_SCRIPT } from "../../src/hosts/cli/demo.js";
 import { makeWorkspace, parseJsonLines, readJournal, runCli } from "../support/cli.js";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
@@ -108,6 +109,8 @@ describe.each<Format>(["anthropic", "openai"])("a real task end to end over %s",
         "list_files",
         "search_files",
         "execute_command",
+        // Offered when a Chromium is installed (CI installs one) and the model takes images.
+        ...(findBrowser() ? ["browser_action"] : []),
         "use_subagents",
         "attempt_completion",
       ],
