@@ -15,7 +15,9 @@ const common = {
   minify: true,
   sourcemap: false,
   // ripgrep finds its binary relative to its own package, so it stays a runtime dependency.
-  external: ["@vscode/ripgrep"],
+  // Packages that find files (binaries, wasm grammars, browsers) relative to themselves stay
+  // runtime dependencies, loaded on first use.
+  external: ["@vscode/ripgrep", "web-tree-sitter", "@vscode/tree-sitter-wasm", "playwright-core", "turndown"],
   define: { BOWLINE_VERSION: JSON.stringify(pkg.version) },
   logLevel: "warning",
 };

@@ -11,9 +11,11 @@ import { createSettingsApprovalPolicy } from "./approvals/settings-policy.js";
 import { findBrowser } from "./browser/find-browser.js";
 import { environmentDetails } from "./environment.js";
 import { createExecutableHookRunner, trustedHookDirs } from "./hooks/executable-hooks.js";
+import { createIgnoreRules } from "./ignore/index.js";
 import { loadRules, rulesSection } from "./instructions/rules.js";
 import { discoverSkills, skillsSection } from "./instructions/skills.js";
 import type { McpHub } from "./mcp/hub.js";
+import { BackgroundRegistry } from "./process/background-registry.js";
 import { createFileJournal } from "./session/file-journal.js";
 import { bowlineHome, newTaskId, tasksDir } from "./session/paths.js";
 import { createSubagentRunner } from "./subagents.js";
@@ -89,12 +91,19 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     const decision = settingsPolicy(tool, input);
     return decision.type === "allow" ? decision : options.policy(tool, input);
   };
+  const registry = new BackgroundRegistry();
   const browserPath = findBrowser();
   const browser = browserPath
     ? createBrowserActionTool({ workspace, executablePath: browserPath })
     : undefined;
   const codingTools = [
-    ...createCodingTools({ workspace, commandTimeoutSeconds: options.commandTimeoutSeconds, skills }),
+    ...createCodingTools({
+      workspace,
+      commandTimeoutSeconds: options.commandTimeoutSeconds,
+      skills,
+      registry,
+      ignore: createIgnoreRules(workspace.root),
+    }),
     ...(browser ? [browser] : []),
   ];
   let notice = (_text: string) => {};
@@ -185,6 +194,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
       }
     },
     async close() {
+      await registry.disposeAll();
       await browser?.dispose();
       await journal.close();
     },

@@ -10,21 +10,29 @@ describe("createCodingTools", () => {
   });
   afterEach(() => temp.remove());
 
-  it("returns the eight tools in order", () => {
+  it("returns the built-in tools in order, and says which mutate", () => {
     const tools = createCodingTools({ workspace: temp.workspace });
     expect(tools.map((tool) => tool.name)).toEqual([
       "read_file",
       "write_to_file",
       "replace_in_file",
+      "apply_patch",
       "list_files",
       "search_files",
+      "list_code_definition_names",
       "execute_command",
+      "web_fetch",
       "ask_followup_question",
       "attempt_completion",
+      "plan_mode_respond",
+      "act_mode_respond",
+      "new_task",
+      "use_skill",
     ]);
     expect(tools.filter((tool) => tool.mutates).map((tool) => tool.name)).toEqual([
       "write_to_file",
       "replace_in_file",
+      "apply_patch",
       "execute_command",
     ]);
   });

@@ -41,7 +41,12 @@ describe("replace_in_file", () => {
     expect(await temp.read("math.js")).toBe(
       SOURCE.replace("add(a, b) {\n  return a - b;", "add(a, b) {\n  return a + b;"),
     );
-    expect(result.details).toEqual({ path: "math.js", applied: 1, failed: [] });
+    expect(result.details).toEqual({
+      path: "math.js",
+      applied: 1,
+      blocks: [{ block: 1, line: 1, stage: "exact" }],
+      failed: [],
+    });
     expect(textOf(result.content)).toContain("block 1 at line 1");
   });
 
@@ -86,19 +91,32 @@ describe("replace_in_file", () => {
     expect(await temp.read("math.js")).toBe(SOURCE);
   });
 
-  it("matches whole lines only", async () => {
-    const result = await run(block("return a - b;", "return 0;"));
+  it("matches whole lines only, and refuses a loose match found in two places", async () => {
+    const result = await run(block("return a -", "return 0;"));
     expect(result.isError).toBe(true);
     expect(textOf(result.content)).toContain("not found");
+    const twice = await run(block("return a - b;", "return 0;"));
+    expect(textOf(twice.content)).toMatch(/matches 2 places \(ignoring indentation\) \(lines 2, 6\)/);
+    expect(await temp.read("math.js")).toBe(SOURCE);
+  });
+
+  it("tolerates an indentation slip, re-indents the new lines and says how it matched", async () => {
+    const result = await run(
+      block("function add(a, b) {\n    return a - b;", "function add(a, b) {\n    return a + b;"),
+    );
+    expect(result.isError).toBeFalsy();
+    expect(result.details?.blocks[0]?.stage).toBe("line-trimmed");
+    expect(textOf(result.content)).toContain("matched ignoring leading and trailing whitespace");
+    expect(await temp.read("math.js")).toContain("function add(a, b) {\n  return a + b;\n}");
   });
 
   it("writes nothing when no block applies, and hints at whitespace and line-number mistakes", async () => {
     const before = await fs.stat(`${temp.root}/math.js`);
-    const result = await run(block("function add(a, b) {\n    return a - b;", "x"));
+    const result = await run(block("function add(a, b) {\n    throw new Error('no');", "x"));
     expect(result.isError).toBe(true);
     expect(result.details).toMatchObject({ applied: 0 });
     expect(textOf(result.content)).toContain("No changes were made");
-    expect(textOf(result.content)).toContain("ignoring indentation, at line 1");
+    expect(textOf(result.content)).toMatch(/closest lines.*\n1 \| function add\(a, b\) \{/);
     expect(await temp.read("math.js")).toBe(SOURCE);
     expect((await fs.stat(`${temp.root}/math.js`)).mtimeMs).toBe(before.mtimeMs);
     const numbered = await run(block("1 | function add(a, b) {", "x"));

@@ -34,6 +34,16 @@ export class HeadTailBuffer {
     if (this.tail.length > 2 * this.tailSize) this.tail = this.lastOfTail();
   }
 
+  /** Characters appended so far, kept or not. */
+  get totalChars(): number {
+    return this.total;
+  }
+
+  /** Characters held in memory: never more than 1.5 times the limit. */
+  get retainedChars(): number {
+    return this.head.length + this.tail.length;
+  }
+
   kept(): KeptOutput {
     const tail = this.lastOfTail();
     return { head: this.head, tail, omitted: this.total - this.head.length - tail.length };

@@ -1,132 +1,154 @@
 import fs from "node:fs";
 import path from "node:path";
-import { HeadTailBuffer, type KeptOutput } from "./output-buffer.js";
+import { probeGroupActivity } from "./input-wait.js";
+import type { KeptOutput } from "./output-buffer.js";
+import { type ShellProcess, type ShellProcessOptions, startShellProcess } from "./shell-process.js";
 
-export interface ShellCommandOptions {
-  command: string;
-  cwd: string;
-  /** Shell run as `<shell> -c <command>`. */
-  shell: string;
-  env: NodeJS.ProcessEnv;
+export interface ShellCommandOptions extends ShellProcessOptions {
   timeoutMs: number;
-  /** Aborting kills the command like a timeout does. */
+  /** Aborting stops the command like a timeout does. */
   signal: AbortSignal;
-  /** Characters of output kept (head and tail). */
-  maxOutputChars: number;
-  /** Time between SIGTERM and SIGKILL when stopping the command. */
-  killGraceMs: number;
-  /** Each chunk of stdout or stderr as it arrives. */
+  /**
+   * Each chunk of output as it arrives, for display. Throttled to `maxStreamCharsPerSecond`:
+   * what does not fit is skipped and replaced by a `[... N characters not shown ...]` line.
+   */
   onOutput(text: string): void;
+  /** Default 32_000. */
+  maxStreamCharsPerSecond?: number;
+  /**
+   * Quiet time after which a command whose processes all sit blocked reading a terminal, pipe or
+   * FIFO is stopped and reported as waiting for input. 0 disables. Default 3000 ms.
+   */
+  inputWaitMs?: number;
+  /** Leave the command running once this much time has passed (a background start). */
+  detachAfterMs?: number;
+  /** Asked at the timeout: true leaves the command running instead of stopping it. */
+  detachOnTimeout?(process: ShellProcess): boolean;
 }
 
 export interface ShellCommandResult {
-  /** stdout and stderr interleaved in arrival order. */
+  /**
+   * stdout and stderr interleaved in arrival order: everything, or when detached, everything so
+   * far (later reads of the process return only what comes after).
+   */
   output: KeptOutput;
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   timedOut: boolean;
   aborted: boolean;
+  /** Stopped because it was blocked waiting for input. */
+  waitingForInput: boolean;
   durationMs: number;
+  /** The process, still running, when the command was left running; the caller owns it. */
+  detached?: ShellProcess;
 }
 
 /**
- * How long to wait, after the shell exits, for its output pipes to close. A process the command
- * left running in the background can hold them open forever; its later output is not collected.
- */
-const PIPE_DRAIN_MS = 250;
-
-/**
- * Runs `command` in its own process group with stdin closed. A timeout or an abort stops the
- * whole group: SIGTERM, then SIGKILL after `killGraceMs`. Rejects only when the shell cannot be
- * started; a failing command resolves with its exit code.
+ * Runs a command in its own process group with stdin closed, until it exits, times out, is
+ * aborted, is found waiting for input (all of which stop the whole group: SIGTERM, then SIGKILL
+ * after `killGraceMs`), or is detached. Rejects only when the shell cannot be started; a failing
+ * command resolves with its exit code.
  */
 export async function runShellCommand(options: ShellCommandOptions): Promise<ShellCommandResult> {
-  // Loaded on first use: most starts never run a command before their first model request.
-  const { spawn } = await import("node:child_process");
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const child = spawn(options.shell, ["-c", options.command], {
-      cwd: options.cwd,
-      env: options.env,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const output = new HeadTailBuffer(options.maxOutputChars);
-    let timedOut = false;
-    let aborted = false;
-    let stopping = false;
-    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-    let drainTimer: NodeJS.Timeout | undefined;
+  const proc = await startShellProcess(options);
+  const stream = throttle(options.onOutput, options.maxStreamCharsPerSecond ?? 32_000);
+  const unsubscribe = proc.onOutput(stream.write);
+  const ended = await superviseUntilEnd(proc, options);
+  unsubscribe();
+  stream.flush();
+  const base = {
+    exitCode: null,
+    signal: null,
+    timedOut: ended === "timeout",
+    aborted: ended === "abort",
+    waitingForInput: ended === "input",
+    durationMs: Date.now() - proc.startedAt,
+  };
+  if (ended === "detach") return { ...base, output: proc.takeUnread(), detached: proc };
+  const exit = proc.exitStatus ?? (await proc.stop());
+  return { ...base, output: proc.output(), exitCode: exit.code, signal: exit.signal };
+}
 
-    const onChunk = (text: string) => {
-      output.append(text);
-      options.onOutput(text);
-    };
-    child.stdout.setEncoding("utf8").on("data", onChunk);
-    child.stderr.setEncoding("utf8").on("data", onChunk);
+type End = "exit" | "timeout" | "abort" | "input" | "detach";
 
-    const stop = () => {
-      if (stopping || child.pid === undefined) return;
-      stopping = true;
-      signalGroup(child.pid, "SIGTERM");
-      setTimeout(() => signalGroup(child.pid!, "SIGKILL"), options.killGraceMs).unref();
-    };
-    const timeout = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, options.timeoutMs);
-    const onAbort = () => {
-      aborted = true;
-      stop();
-    };
-    options.signal.addEventListener("abort", onAbort, { once: true });
-
-    const cleanUp = () => {
-      clearTimeout(timeout);
-      clearTimeout(drainTimer);
-      options.signal.removeEventListener("abort", onAbort);
-    };
-    let settled = false;
-    const finish = () => {
-      if (settled || exit === undefined) return;
-      settled = true;
-      cleanUp();
-      child.stdout.destroy();
-      child.stderr.destroy();
-      resolve({
-        output: output.kept(),
-        exitCode: exit.code,
-        signal: exit.signal,
-        timedOut,
-        aborted,
-        durationMs: Date.now() - started,
-      });
-    };
-    child.on("error", (error) => {
-      settled = true;
-      cleanUp();
-      reject(error);
-    });
-    child.on("exit", (code, signal) => {
-      exit = { code, signal };
-      drainTimer = setTimeout(finish, PIPE_DRAIN_MS);
-    });
-    child.on("close", finish);
+/** Waits for the first end; stops the group for every end but "exit" and "detach". */
+async function superviseUntilEnd(proc: ShellProcess, options: ShellCommandOptions): Promise<End> {
+  const timers: NodeJS.Timeout[] = [];
+  let onAbort = () => {};
+  const ended = await new Promise<End>((resolve) => {
+    void proc.exited.then(() => resolve("exit"));
+    timers.push(
+      setTimeout(() => resolve(options.detachOnTimeout?.(proc) ? "detach" : "timeout"), options.timeoutMs),
+    );
+    if (options.detachAfterMs !== undefined)
+      timers.push(setTimeout(() => resolve("detach"), options.detachAfterMs));
+    onAbort = () => resolve("abort");
     if (options.signal.aborted) onAbort();
+    options.signal.addEventListener("abort", onAbort, { once: true });
+    const inputWaitMs = options.inputWaitMs ?? 3000;
+    if (inputWaitMs > 0) timers.push(watchForInputWait(proc, inputWaitMs, () => resolve("input")));
   });
+  for (const timer of timers) clearTimeout(timer);
+  options.signal.removeEventListener("abort", onAbort);
+  if (ended !== "exit" && ended !== "detach") await proc.stop();
+  return ended;
 }
 
 /**
- * Sends `signal` to the process group led by `pid`. ESRCH (no such group) and EPERM (the id now
- * belongs to someone else's group) both mean our group is gone, which is what stopping wants.
+ * Polls, once the command has been quiet for `quietMs`, what its processes are doing; reports
+ * when two probes in a row find the group waiting for input (one probe can catch a pipeline
+ * between two writes). Returns the interval timer.
  */
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "ESRCH" && code !== "EPERM") throw error;
-  }
+function watchForInputWait(proc: ShellProcess, quietMs: number, onWaiting: () => void): NodeJS.Timeout {
+  let streak = 0;
+  const pollMs = Math.max(100, Math.round(quietMs / 6));
+  const timer = setInterval(() => {
+    if (!proc.running || Date.now() - proc.lastOutputAt < quietMs) {
+      streak = 0;
+      return;
+    }
+    streak = probeGroupActivity(proc.pid) === "waiting-for-input" ? streak + 1 : 0;
+    if (streak >= 2) {
+      clearInterval(timer);
+      onWaiting();
+    }
+  }, pollMs);
+  return timer;
+}
+
+/**
+ * Passes text on while under `charsPerSecond` in the current one-second window; the rest is
+ * counted and announced once text is passed on again, or at `flush`.
+ */
+function throttle(write: (text: string) => void, charsPerSecond: number) {
+  let windowStart = 0;
+  let used = 0;
+  let skipped = 0;
+  const announce = () => {
+    if (skipped === 0) return;
+    write(`\n[... ${skipped} characters not shown ...]\n`);
+    skipped = 0;
+  };
+  return {
+    write: (text: string) => {
+      const now = Date.now();
+      if (now - windowStart >= 1000) {
+        windowStart = now;
+        used = 0;
+        announce();
+      }
+      const room = charsPerSecond - used;
+      if (room <= 0) {
+        skipped += text.length;
+        return;
+      }
+      const part = text.length <= room ? text : text.slice(0, room);
+      used += part.length;
+      write(part);
+      skipped += text.length - part.length;
+    },
+    flush: announce,
+  };
 }
 
 /** `bash` from PATH when there is one, else `/bin/sh`. */

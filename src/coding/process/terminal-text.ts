@@ -1,3 +1,5 @@
+import type { KeptOutput } from "./output-buffer.js";
+
 // ANSI escape sequences: CSI (colours, cursor moves), OSC (titles, links) and two-byte escapes.
 const ANSI = new RegExp(
   [
@@ -23,4 +25,11 @@ export function toPlainText(text: string): string {
       return frames[frames.length - 1] ?? "";
     })
     .join("\n");
+}
+
+/** Kept output as plain text, with a note where the middle was dropped; `empty` when there is none. */
+export function renderKeptOutput(output: KeptOutput, empty = "(no output)"): string {
+  const head = toPlainText(output.head);
+  if (output.omitted === 0) return `${head}${toPlainText(output.tail)}` || empty;
+  return `${head}\n[... ${output.omitted} characters omitted ...]\n${toPlainText(output.tail)}`;
 }

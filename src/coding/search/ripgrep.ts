@@ -49,22 +49,24 @@ export interface RipgrepRun {
 
 /**
  * Runs rg in `cwd`, handing each stdout line to `onLine`; returning false from `onLine` stops rg.
- * Rejects only when rg cannot be started.
+ * `binary` overrides the rg executable (default: the one from `@vscode/ripgrep`).
+ * Rejects only when rg cannot be started (see `isRipgrepUnavailable`).
  */
 export async function runRipgrep(
   args: string[],
   cwd: string,
   onLine: (line: string) => boolean,
   signal?: AbortSignal,
+  binary?: string,
 ): Promise<RipgrepRun> {
   // Loaded on first use, off the start-up path.
-  const [{ spawn }, { createInterface }, { rgPath }] = await Promise.all([
+  const [{ spawn }, { createInterface }] = await Promise.all([
     import("node:child_process"),
     import("node:readline"),
-    import("@vscode/ripgrep"),
   ]);
+  const executable = binary ?? (await bundledRipgrepPath());
   return new Promise((resolve, reject) => {
-    const child = spawn(rgPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"], signal });
+    const child = spawn(executable, args, { cwd, stdio: ["ignore", "pipe", "pipe"], signal });
     let stderr = "";
     let stopped = false;
     child.stderr.setEncoding("utf8");
@@ -84,4 +86,28 @@ export async function runRipgrep(
     });
     child.on("close", (code) => resolve({ exitCode: stopped ? null : code, stderr: stderr.trim(), stopped }));
   });
+}
+
+/** Thrown when `@vscode/ripgrep` (and so its binary) is not installed. */
+export class RipgrepMissingError extends Error {
+  readonly code = "ripgrep_missing";
+  constructor(cause: unknown) {
+    super("The @vscode/ripgrep package could not be loaded.", { cause });
+    this.name = "RipgrepMissingError";
+  }
+}
+
+async function bundledRipgrepPath(): Promise<string> {
+  try {
+    return (await import("@vscode/ripgrep")).rgPath;
+  } catch (error) {
+    throw new RipgrepMissingError(error);
+  }
+}
+
+/** True for a `runRipgrep` rejection meaning rg is not there or cannot be executed. */
+export function isRipgrepUnavailable(error: unknown): boolean {
+  if (error instanceof RipgrepMissingError) return true;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === "ENOENT" || code === "EACCES" || code === "ENOEXEC" || code === "EPERM";
 }

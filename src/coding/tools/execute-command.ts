@@ -1,14 +1,23 @@
 import path from "node:path";
 import * as z from "zod/mini";
 import type { ToolHandler } from "../../agent/tool.js";
-import type { KeptOutput } from "../process/output-buffer.js";
+import type { BackgroundRegistry } from "../process/background-registry.js";
 import { findShell, runShellCommand, type ShellCommandResult } from "../process/run-shell-command.js";
-import { toPlainText } from "../process/terminal-text.js";
+import { looksLikeServer } from "../process/server-output.js";
+import { renderKeptOutput } from "../process/terminal-text.js";
 import type { Workspace } from "../workspace.js";
 import { oneLine } from "./summary.js";
 
-const describe = (defaultTimeout: number, shell: string) =>
-  `Run a shell command (${shell}) in the workspace root and return its exit code and output (stdout and stderr interleaved). The command cannot read input: anything that prompts fails or gets end-of-file, so pass non-interactive flags (e.g. "-y", "--yes"). Pagers are disabled. It is stopped after ${defaultTimeout} seconds unless you give a timeout; do not start servers or watchers that never exit. Long output keeps its beginning and end. To change directory for one command, use "cd dir && command".`;
+const describe = (defaultTimeout: number, maxTimeout: number, shell: string, background: boolean) =>
+  [
+    `Run a shell command (${shell}) in the workspace root and return its exit code and output (stdout and stderr interleaved).`,
+    `The command cannot read input: anything that prompts fails or gets end-of-file, and a command found blocked waiting for input is stopped, so pass non-interactive flags (e.g. "-y", "--yes"). Pagers are disabled.`,
+    `It is stopped after ${defaultTimeout} seconds unless you give a timeout (at most ${maxTimeout}); give one for long builds, installs and test suites.`,
+    background
+      ? `For servers, watchers and anything that never exits, set background to true: the command keeps running, you get an id and its first output, and command_output reads its later output or stops it. A command still running at its timeout that printed what looks like a server being ready is also left running in the background.`
+      : "Do not start servers or watchers that never exit.",
+    `Long output keeps its beginning and end. To change directory for one command, use "cd dir && command".`,
+  ].join(" ");
 
 const schema = z.object({
   command: z
@@ -19,9 +28,8 @@ const schema = z.object({
       .number()
       .check(
         z.positive(),
-        z.maximum(3600),
         z.describe(
-          "Seconds to let the command run before it is stopped. Give more for long builds or test suites.",
+          "Seconds to let the command run before it is stopped (capped at the maximum in the tool description). Give more for long builds or test suites.",
         ),
       ),
   ),
@@ -34,17 +42,32 @@ const schema = z.object({
         ),
       ),
   ),
+  background: z.optional(
+    z
+      .boolean()
+      .check(
+        z.describe(
+          "true to leave the command running (a server, a watcher) and return an id for command_output.",
+        ),
+      ),
+  ),
 });
 
 export type ExecuteCommandInput = z.infer<typeof schema>;
 
 export interface ExecuteCommandDetails {
   command: string;
-  /** null when the command was ended by a signal. */
+  /** null when the command was ended by a signal or is still running. */
   exitCode: number | null;
   signal: string | null;
   timedOut: boolean;
   aborted: boolean;
+  /** Stopped because it was blocked waiting for input. */
+  waitingForInput: boolean;
+  /** Set when the command was left running in the background (see command_output). */
+  backgroundId?: string;
+  /** The timeout applied, after the default and the cap. */
+  timeoutSeconds: number;
   /** True when the middle of the output was left out. */
   truncated: boolean;
   durationMs: number;
@@ -52,12 +75,23 @@ export interface ExecuteCommandDetails {
 
 export interface ExecuteCommandOptions {
   workspace: Workspace;
-  /** Default 120. */
+  /** Default 30. */
   defaultTimeoutSeconds?: number;
+  /** The most a call may ask for. Default 600. */
+  maxTimeoutSeconds?: number;
   /** Characters of output returned (head and tail). Default 30_000. */
   maxOutputChars?: number;
   /** Time between SIGTERM and SIGKILL when stopping a command. Default 2000 ms. */
   killGraceMs?: number;
+  /** Quiet time before a command blocked reading input is stopped; 0 disables. Default 3000 ms. */
+  inputWaitMs?: number;
+  /**
+   * Where background commands are kept. Without one, `background` is refused and nothing is
+   * ever left running.
+   */
+  registry?: BackgroundRegistry;
+  /** How long a background start waits for first output (or an early exit). Default 2000 ms. */
+  backgroundStartMs?: number;
   /** Shell run as `<shell> -c <command>`. Default: bash from PATH, else /bin/sh. */
   shell?: string;
   /** Environment the command starts from. Default `process.env`. */
@@ -81,75 +115,114 @@ const NON_INTERACTIVE_ENV = {
   NO_COLOR: "1",
 };
 
-const NOT_RUN = {
-  exitCode: null,
-  signal: null,
-  timedOut: false,
-  aborted: true,
-  truncated: false,
-  durationMs: 0,
-} satisfies Omit<ExecuteCommandDetails, "command">;
+export const INPUT_WAIT_MESSAGE =
+  "The command appears to be waiting for input (e.g. a prompt); it was stopped. Pass flags that avoid prompts (e.g. --yes) or provide input via a file or pipe.";
 
 export function createExecuteCommandTool(
   options: ExecuteCommandOptions,
 ): ToolHandler<ExecuteCommandInput, ExecuteCommandDetails> {
-  const defaultTimeout = options.defaultTimeoutSeconds ?? 120;
+  const maxTimeout = options.maxTimeoutSeconds ?? 600;
+  const defaultTimeout = Math.min(options.defaultTimeoutSeconds ?? 30, maxTimeout);
   const shell = options.shell ?? findShell();
+  const { registry } = options;
   return {
     name: "execute_command",
-    description: describe(defaultTimeout, path.basename(shell)),
+    description: describe(defaultTimeout, maxTimeout, path.basename(shell), registry !== undefined),
     inputSchema: schema,
     mutates: true,
     category: "command",
-    summarize: (input) => `execute_command ${oneLine(input.command)}`,
+    summarize: (input) =>
+      `execute_command ${input.background ? "(background) " : ""}${oneLine(input.command)}`,
     async execute(input, ctx) {
-      if (ctx.signal.aborted) {
-        const details = { ...NOT_RUN, command: input.command };
-        return { content: "The command was not run: the task was aborted.", details, isError: true };
-      }
-      const timeoutSeconds = input.timeout ?? defaultTimeout;
+      const timeoutSeconds = Math.min(input.timeout ?? defaultTimeout, maxTimeout);
+      const startMs = options.backgroundStartMs ?? 2000;
+      const notRun = (reason: string) => ({
+        content: `The command was not run: ${reason}`,
+        details: { ...NOT_RUN, command: input.command, timeoutSeconds },
+        isError: true,
+      });
+      if (ctx.signal.aborted) return notRun("the task was aborted.");
+      if (input.background && !registry) return notRun("background commands are not available here.");
+      const refusal = input.background ? registry?.refusal() : undefined;
+      if (refusal) return notRun(refusal);
       const result = await runShellCommand({
         command: input.command,
         cwd: options.workspace.root,
         shell,
         env: { ...(options.env ?? process.env), ...NON_INTERACTIVE_ENV },
-        timeoutMs: timeoutSeconds * 1000,
+        // A background start ends at detachAfterMs; the timeout must not stop it first.
+        timeoutMs: input.background ? startMs + 60_000 : timeoutSeconds * 1000,
         signal: ctx.signal,
         maxOutputChars: options.maxOutputChars ?? 30_000,
         killGraceMs: options.killGraceMs ?? 2000,
+        inputWaitMs: options.inputWaitMs ?? 3000,
+        ...(input.background ? { detachAfterMs: startMs } : {}),
+        detachOnTimeout: (proc) => {
+          if (!registry || registry.refusal()) return false;
+          const { head, tail } = proc.output();
+          return looksLikeServer(head) || looksLikeServer(tail);
+        },
         onOutput: (text) => ctx.onProgress({ type: "output", text }),
       });
+      const backgroundId = result.detached && registry?.add(result.detached);
       const details: ExecuteCommandDetails = {
         command: input.command,
         exitCode: result.exitCode,
         signal: result.signal,
         timedOut: result.timedOut,
         aborted: result.aborted,
+        waitingForInput: result.waitingForInput,
+        ...(backgroundId ? { backgroundId } : {}),
+        timeoutSeconds,
         truncated: result.output.omitted > 0,
         durationMs: result.durationMs,
       };
-      const content = `${outcome(result, timeoutSeconds)}\n${renderOutput(result.output)}`;
-      return result.timedOut || result.aborted ? { content, details, isError: true } : { content, details };
+      const requested = input.timeout !== undefined && input.timeout > maxTimeout;
+      const capNote = requested ? ` (the ${input.timeout}s asked for is capped at ${maxTimeout}s)` : "";
+      const background = backgroundId && { id: backgroundId, automatic: !input.background };
+      const content = `${outcome(result, timeoutSeconds, capNote, background || undefined)}\n${renderKeptOutput(result.output)}`;
+      const failed = result.timedOut || result.aborted || result.waitingForInput;
+      return failed ? { content, details, isError: true } : { content, details };
     },
   };
 }
 
-function outcome(result: ShellCommandResult, timeoutSeconds: number): string {
-  if (result.aborted) return "The command was aborted by the user and stopped. Output so far:";
-  if (result.timedOut) {
+const NOT_RUN = {
+  exitCode: null,
+  signal: null,
+  timedOut: false,
+  aborted: true,
+  waitingForInput: false,
+  truncated: false,
+  durationMs: 0,
+} satisfies Omit<ExecuteCommandDetails, "command" | "timeoutSeconds">;
+
+function outcome(
+  result: ShellCommandResult,
+  timeoutSeconds: number,
+  capNote: string,
+  background: { id: string; automatic: boolean } | undefined,
+): string {
+  if (background) {
+    const backgroundId = background.id;
+    const why = background.automatic
+      ? `It was still running at its ${timeoutSeconds}s timeout${capNote} and its output looks like a server or watcher, so it was left running`
+      : "It keeps running";
     return (
-      `Command timed out after ${timeoutSeconds}s and was stopped, with every process it started. ` +
-      "If it needs longer, run it again with a larger timeout; if it never exits (a server, a watcher), " +
-      "do not run it this way. Output so far:"
+      `Command started in the background as ${backgroundId}. ${why}; use command_output with id "${backgroundId}" ` +
+      `to read its new output or to stop it. Output so far:`
     );
   }
-  if (result.exitCode === 0) return "Command exited with code 0. Output:";
+  if (result.aborted) return "The command was aborted by the user and stopped. Output so far:";
+  if (result.waitingForInput) return `${INPUT_WAIT_MESSAGE} Output so far:`;
+  if (result.timedOut) {
+    return (
+      `Command timed out after ${timeoutSeconds}s${capNote} and was stopped, with every process it started. ` +
+      "If it needs longer, run it again with a larger timeout; if it never exits (a server, a watcher), " +
+      "run it with background set to true. Output so far:"
+    );
+  }
+  if (result.exitCode === 0) return `Command exited with code 0${capNote}. Output:`;
   if (result.exitCode !== null) return `Command failed with exit code ${result.exitCode}. Output:`;
   return `Command was terminated by signal ${result.signal}. Output:`;
-}
-
-function renderOutput(output: KeptOutput): string {
-  const head = toPlainText(output.head);
-  if (output.omitted === 0) return `${head}${toPlainText(output.tail)}` || "(no output)";
-  return `${head}\n[... ${output.omitted} characters omitted ...]\n${toPlainText(output.tail)}`;
 }

@@ -1,10 +1,16 @@
 import type { ToolHandler } from "../../agent/tool.js";
+import type { IgnoreRules } from "../ignore/index.js";
 import type { Skill } from "../instructions/skills.js";
+import type { BackgroundRegistry } from "../process/background-registry.js";
 import type { Workspace } from "../workspace.js";
 import { createActModeRespondTool } from "./act-mode-respond.js";
+import { createApplyPatchTool } from "./apply-patch.js";
 import { createAskFollowupQuestionTool } from "./ask-followup-question.js";
 import { createAttemptCompletionTool } from "./attempt-completion.js";
+import { createCommandOutputTool } from "./command-output.js";
 import { createExecuteCommandTool } from "./execute-command.js";
+import { guardIgnored } from "./ignore-guard.js";
+import { createListCodeDefinitionNamesTool } from "./list-code-definition-names.js";
 import { createListFilesTool } from "./list-files.js";
 import { createNewTaskTool } from "./new-task.js";
 import { createPlanModeRespondTool } from "./plan-mode-respond.js";
@@ -12,6 +18,7 @@ import { createReadFileTool } from "./read-file.js";
 import { createReplaceInFileTool } from "./replace-in-file.js";
 import { createSearchFilesTool } from "./search-files.js";
 import { createUseSkillTool } from "./use-skill.js";
+import { createWebFetchTool } from "./web-fetch.js";
 import { createWriteToFileTool } from "./write-to-file.js";
 
 export interface CodingToolsOptions {
@@ -20,18 +27,30 @@ export interface CodingToolsOptions {
   commandTimeoutSeconds?: number;
   /** Skills the model may load with use_skill (offered only when there are some). */
   skills?: readonly Skill[];
+  /** Commands left running in the background (without one, `background: true` is refused). */
+  registry?: BackgroundRegistry;
+  /** `.bowlineignore` / `.clineignore` rules: blocked paths are refused or marked. */
+  ignore?: IgnoreRules;
 }
 
 /** The built-in coding tools, in the order they are offered to the model. */
 export function createCodingTools(options: CodingToolsOptions): ToolHandler[] {
-  const { workspace } = options;
-  return [
+  const { workspace, ignore } = options;
+  const tools: ToolHandler[] = [
     createReadFileTool({ workspace }),
     createWriteToFileTool({ workspace }),
     createReplaceInFileTool({ workspace }),
-    createListFilesTool({ workspace }),
-    createSearchFilesTool({ workspace }),
-    createExecuteCommandTool({ workspace, defaultTimeoutSeconds: options.commandTimeoutSeconds }),
+    createApplyPatchTool({ workspace }),
+    createListFilesTool({ workspace, ignore }),
+    createSearchFilesTool({ workspace, ignore }),
+    createListCodeDefinitionNamesTool({ workspace, ignore }),
+    createExecuteCommandTool({
+      workspace,
+      defaultTimeoutSeconds: options.commandTimeoutSeconds,
+      registry: options.registry,
+    }),
+    ...(options.registry ? [createCommandOutputTool({ registry: options.registry })] : []),
+    createWebFetchTool(),
     createAskFollowupQuestionTool(),
     createAttemptCompletionTool(),
     createPlanModeRespondTool(),
@@ -39,4 +58,5 @@ export function createCodingTools(options: CodingToolsOptions): ToolHandler[] {
     createNewTaskTool(),
     createUseSkillTool({ skills: options.skills ?? [] }),
   ];
+  return ignore ? tools.map((tool) => guardIgnored(tool, ignore, workspace)) : tools;
 }

@@ -3,12 +3,17 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import * as z from "zod/mini";
 import type { ToolHandler } from "../../agent/tool.js";
-import { commonRipgrepArgs, runRipgrep } from "../search/ripgrep.js";
+import { checkNotIgnored } from "../ignore/access.js";
+import { type IgnoreRules, ignoreSourceLabel } from "../ignore/ignore-rules.js";
+import { type ListPathsRequest, listPaths } from "../search/list-paths.js";
 import type { Workspace } from "../workspace.js";
 import { describeFileError, errorResult, resolveToolPath } from "./tool-results.js";
 
 const describe = (maxEntries: number) =>
-  `List the files and directories in a directory of the workspace; directories end with "/". Paths are relative to the workspace root. With recursive=true, lists the whole tree, nearest entries first, up to ${maxEntries} entries, skipping version control, dependency and build directories (node_modules, .git, dist, ...) and files ignored by .gitignore. Use it to explore; use search_files to find content.`;
+  `List the files and directories in a directory of the workspace; directories end with "/". Paths are relative to the workspace root. With recursive=true, lists the whole tree, nearest entries first, up to ${maxEntries} entries, skipping version control, dependency and build directories (node_modules, .git, dist, ...) and files ignored by .gitignore; list such a directory directly to see inside it. Entries marked "${LOCK}" are blocked by .bowlineignore and cannot be used. Use it to explore; use search_files to find content.`;
+
+/** Marks entries blocked by the ignore file, as Cline does. */
+export const LOCK = "🔒 ";
 
 const schema = z.object({
   path: z.string().check(z.describe('Directory to list, relative to the workspace root ("." for the root).')),
@@ -27,6 +32,8 @@ export interface ListFilesDetails {
   recursive: boolean;
   /** Workspace-relative entries shown; directories end with `/`. */
   entries: string[];
+  /** The shown entries blocked by the ignore file (shown with a lock; blocked directories are not entered). */
+  blocked: string[];
   /** How many entries were found, shown or not. */
   total: number;
   truncated: boolean;
@@ -34,17 +41,22 @@ export interface ListFilesDetails {
 
 export interface ListFilesOptions {
   workspace: Workspace;
+  /** The person's ignore rules; blocked entries are marked with `LOCK`. */
+  ignore?: IgnoreRules;
   /** Most entries shown. Default 200. */
   maxEntries?: number;
-  /** A recursive listing stops reading after this many files. Default 50_000. */
+  /** A recursive listing stops reading after this many files. Default 200_000. */
   maxScannedFiles?: number;
+  /** rg executable instead of `@vscode/ripgrep`'s; when it cannot start, a built-in walker runs. */
+  rgPath?: string;
 }
 
 export function createListFilesTool(
   options: ListFilesOptions,
 ): ToolHandler<ListFilesInput, ListFilesDetails> {
   const maxEntries = options.maxEntries ?? 200;
-  const maxScannedFiles = options.maxScannedFiles ?? 50_000;
+  const maxScannedFiles = options.maxScannedFiles ?? 200_000;
+  const { workspace, ignore } = options;
   return {
     name: "list_files",
     description: describe(maxEntries),
@@ -52,18 +64,24 @@ export function createListFilesTool(
     mutates: false,
     summarize: (input) => `list_files ${input.path}${input.recursive ? " (recursive)" : ""}`,
     async execute(input, ctx) {
-      const resolved = resolveToolPath(options.workspace, input.path);
+      const resolved = resolveToolPath(workspace, input.path);
       if (!resolved.ok) return resolved.result;
       const { abs, display } = resolved;
+      const blockedPath = checkNotIgnored(ignore, abs, workspace);
+      if (blockedPath !== undefined) return errorResult(blockedPath);
       const recursive = input.recursive === true;
+      const isBlocked = blockedTest(ignore, abs);
       let listing: Listing;
       try {
         const stats = await fs.stat(abs);
         if (!stats.isDirectory())
           return errorResult(`${display} is a file, not a directory. Use read_file to read it.`);
         listing = recursive
-          ? await listRecursive(abs, maxEntries, maxScannedFiles, ctx.signal)
-          : await listFlat(abs, maxEntries);
+          ? await listRecursive(
+              { root: workspace.root, dir: abs, signal: ctx.signal, rgPath: options.rgPath },
+              { maxEntries, maxScannedFiles, isBlocked },
+            )
+          : await listFlat(abs, maxEntries, isBlocked);
       } catch (error) {
         const message = describeFileError(error, display);
         if (message === undefined) throw error;
@@ -71,9 +89,11 @@ export function createListFilesTool(
       }
       const prefix = display === "." ? "" : `${display}/`;
       const entries = listing.entries.map((entry) => prefix + entry);
+      const blocked = listing.blocked.map((entry) => prefix + entry);
       const truncated = listing.total > entries.length || listing.incomplete;
-      const details = { path: display, recursive, entries, total: listing.total, truncated };
-      return { content: render(details, listing.incomplete), details };
+      const details = { path: display, recursive, entries, blocked, total: listing.total, truncated };
+      const source = ignore === undefined ? "" : ignoreSourceLabel(ignore);
+      return { content: render(details, listing.incomplete, source), details };
     },
   };
 }
@@ -81,18 +101,30 @@ export function createListFilesTool(
 /** Entries relative to the listed directory, in display order. */
 interface Listing {
   entries: string[];
+  /** The subset of `entries` blocked by the ignore file. */
+  blocked: string[];
   total: number;
   /** The scan stopped early, so `total` is a lower bound. */
   incomplete: boolean;
 }
 
-async function listFlat(abs: string, maxEntries: number): Promise<Listing> {
+/** Whether a path relative to the listed directory is blocked by the ignore file. */
+type BlockedTest = (relPath: string, isDirectory: boolean) => boolean;
+
+function blockedTest(ignore: IgnoreRules | undefined, abs: string): BlockedTest {
+  if (ignore === undefined) return () => false;
+  return (relPath, isDirectory) => ignore.isIgnored(path.join(abs, relPath), isDirectory);
+}
+
+async function listFlat(abs: string, maxEntries: number, isBlocked: BlockedTest): Promise<Listing> {
   const dirents = await fs.readdir(abs, { withFileTypes: true });
   const named = await Promise.all(
     dirents.map(async (dirent) => ({ name: dirent.name, dir: await isDirectory(abs, dirent) })),
   );
-  const entries = sortEntries(named).map((e) => (e.dir ? `${e.name}/` : e.name));
-  return { entries: entries.slice(0, maxEntries), total: entries.length, incomplete: false };
+  const shown = sortEntries(named).slice(0, maxEntries);
+  const entries = shown.map((e) => (e.dir ? `${e.name}/` : e.name));
+  const blocked = shown.filter((e) => isBlocked(e.name, e.dir)).map((e) => (e.dir ? `${e.name}/` : e.name));
+  return { entries, blocked, total: named.length, incomplete: false };
 }
 
 async function isDirectory(parent: string, dirent: Dirent): Promise<boolean> {
@@ -113,14 +145,23 @@ function compareNames(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Files from `rg --files` (so ignore files are honoured), shown breadth-first with their directories. */
-async function listRecursive(
-  abs: string,
-  maxEntries: number,
-  maxScannedFiles: number,
-  signal: AbortSignal,
-): Promise<Listing> {
-  const children = new Map<string, { dirs: Set<string>; files: Set<string> }>();
+interface RecursiveLimits {
+  maxEntries: number;
+  maxScannedFiles: number;
+  isBlocked: BlockedTest;
+}
+
+interface DirectoryNode {
+  dirs: Set<string>;
+  files: Set<string>;
+}
+
+/**
+ * Files from `rg --files` (so ignore files are honoured), shown breadth-first with their
+ * directories. Blocked directories are shown but not entered.
+ */
+async function listRecursive(request: ListPathsRequest, limits: RecursiveLimits): Promise<Listing> {
+  const children = new Map<string, DirectoryNode>();
   const childrenOf = (dir: string) => {
     let node = children.get(dir);
     if (node === undefined) {
@@ -129,23 +170,19 @@ async function listRecursive(
     }
     return node;
   };
+  const seenDirs = new Set<string>();
   let scanned = 0;
-  const run = await runRipgrep(
-    ["--files", ...commonRipgrepArgs()],
-    abs,
-    (file) => {
-      const parts = file.replace(/^\.\//, "").split("/");
-      for (let i = 0; i < parts.length - 1; i++) childrenOf(parts.slice(0, i).join("/")).dirs.add(parts[i]!);
-      childrenOf(parts.slice(0, -1).join("/")).files.add(parts[parts.length - 1]!);
-      return ++scanned < maxScannedFiles;
-    },
-    signal,
-  );
-  if (run.exitCode === 2 && scanned === 0) throw new Error(`ripgrep failed to list files: ${run.stderr}`);
+  const run = await listPaths(request, (file) => {
+    addFile(file, seenDirs, childrenOf);
+    return ++scanned < limits.maxScannedFiles;
+  });
+  if (run.error !== undefined) throw new Error(`ripgrep failed to list files: ${run.error}`);
   const entries: string[] = [];
+  const blocked: string[] = [];
   let total = 0;
   const queue = [""];
-  for (let dir = queue.shift(); dir !== undefined; dir = queue.shift()) {
+  for (let i = 0; i < queue.length; i++) {
+    const dir = queue[i]!;
     const node = childrenOf(dir);
     const base = dir === "" ? "" : `${dir}/`;
     const level = sortEntries([
@@ -154,11 +191,31 @@ async function listRecursive(
     ]);
     total += level.length;
     for (const entry of level) {
-      if (entry.dir) queue.push(base + entry.name);
-      if (entries.length < maxEntries) entries.push(entry.dir ? `${base}${entry.name}/` : base + entry.name);
+      const shown = entries.length < limits.maxEntries;
+      // Directories are always checked (a blocked one is not entered); files only when shown.
+      const isBlocked = (entry.dir || shown) && limits.isBlocked(base + entry.name, entry.dir);
+      if (entry.dir && !isBlocked) queue.push(base + entry.name);
+      if (!shown) continue;
+      const line = entry.dir ? `${base}${entry.name}/` : base + entry.name;
+      entries.push(line);
+      if (isBlocked) blocked.push(line);
     }
   }
-  return { entries: entries.sort(compareAsTree), total, incomplete: run.stopped };
+  return { entries: entries.sort(compareAsTree), blocked, total, incomplete: run.stopped };
+}
+
+/** Records `file` and its parent directories; stops at the first directory already recorded. */
+function addFile(file: string, seenDirs: Set<string>, childrenOf: (dir: string) => DirectoryNode): void {
+  let end = file.lastIndexOf("/");
+  childrenOf(end === -1 ? "" : file.slice(0, end)).files.add(file.slice(end + 1));
+  while (end !== -1) {
+    const dir = file.slice(0, end);
+    if (seenDirs.has(dir)) break; // Its ancestors were recorded with it.
+    seenDirs.add(dir);
+    const parentEnd = dir.lastIndexOf("/");
+    childrenOf(parentEnd === -1 ? "" : dir.slice(0, parentEnd)).dirs.add(dir.slice(parentEnd + 1));
+    end = parentEnd;
+  }
 }
 
 /** Orders paths so that each directory's contents follow it, directories before files. */
@@ -175,7 +232,7 @@ function compareAsTree(a: string, b: string): number {
   return as.length - bs.length;
 }
 
-function render(details: ListFilesDetails, incomplete: boolean): string {
+function render(details: ListFilesDetails, incomplete: boolean, ignoreSource: string): string {
   if (details.entries.length === 0) {
     return details.recursive
       ? `No files found in ${details.path} (ignored and dependency directories are skipped).`
@@ -189,5 +246,12 @@ function render(details: ListFilesDetails, incomplete: boolean): string {
       `(Showing ${details.entries.length} of ${details.total} entries. List a subdirectory to see more.)`,
     );
   }
-  return [details.entries.join("\n"), ...notes].join("\n\n");
+  const blocked = new Set(details.blocked);
+  if (blocked.size > 0) {
+    notes.push(
+      `(Entries marked ${LOCK.trim()} are blocked by ${ignoreSource} and cannot be read or changed.)`,
+    );
+  }
+  const lines = details.entries.map((entry) => (blocked.has(entry) ? LOCK + entry : entry));
+  return [lines.join("\n"), ...notes].join("\n\n");
 }

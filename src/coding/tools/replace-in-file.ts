@@ -1,13 +1,8 @@
 import fs from "node:fs/promises";
 import * as z from "zod/mini";
 import type { ToolHandler, ToolResult } from "../../agent/tool.js";
-import {
-  type AppliedBlock,
-  applySearchReplace,
-  type FailedBlock,
-  parseSearchReplace,
-  SEARCH_REPLACE_FORMAT,
-} from "../edit/search-replace.js";
+import { type AppliedEdit, applyEditBlocks, describeStage, type FailedEdit } from "../edit/apply-blocks.js";
+import { parseSearchReplace, SEARCH_REPLACE_FORMAT } from "../edit/search-replace.js";
 import { writeFileAtomic } from "../files/atomic-write.js";
 import { applyTextFormat, detectTextFormat, looksBinary, toLf } from "../files/text-format.js";
 import type { Workspace } from "../workspace.js";
@@ -17,6 +12,7 @@ const DESCRIPTION = `Edit parts of an existing file with SEARCH/REPLACE blocks:
 ${SEARCH_REPLACE_FORMAT}
 Rules:
 - SEARCH must match whole lines of the current file exactly (whitespace, indentation, comments) and match exactly one place; include a few neighbouring lines to make it unique.
+- Small whitespace or indentation slips are tolerated (new lines are re-indented to match the file), but a SEARCH that could match several places is refused.
 - Several blocks may be given; they are applied in order, each to the result of the previous ones. Keep each block small: just the lines that change plus enough context.
 - To delete lines, leave REPLACE empty. To move code, use one block to delete it and another to insert it.
 - Blocks that match are applied even if others fail; the result says which failed. Re-read the file before retrying a failed block.
@@ -36,7 +32,9 @@ export interface ReplaceInFileDetails {
   path: string;
   /** How many blocks were applied. */
   applied: number;
-  failed: FailedBlock[];
+  /** Each applied block: where it landed and which matching stage found it. */
+  blocks: AppliedEdit[];
+  failed: FailedEdit[];
 }
 
 export interface ReplaceInFileOptions {
@@ -72,8 +70,13 @@ export function createReplaceInFileTool(
         if (message === undefined) throw error;
         return errorResult(message);
       }
-      const result = applySearchReplace(toLf(original), parsed.blocks);
-      const details = { path: display, applied: result.applied.length, failed: result.failed };
+      const result = applyEditBlocks(toLf(original), parsed.blocks);
+      const details = {
+        path: display,
+        applied: result.applied.length,
+        blocks: result.applied,
+        failed: result.failed,
+      };
       if (result.applied.length > 0) {
         try {
           await writeFileAtomic(abs, applyTextFormat(result.content, detectTextFormat(original)));
@@ -90,7 +93,7 @@ export function createReplaceInFileTool(
 
 function report(
   details: ReplaceInFileDetails,
-  applied: AppliedBlock[],
+  applied: AppliedEdit[],
   total: number,
 ): ToolResult<ReplaceInFileDetails> {
   const failures = details.failed.map((failure) => failure.reason);
@@ -98,9 +101,14 @@ function report(
     const content = [`No changes were made to ${details.path}.`, ...failures].join("\n");
     return { content, details, isError: true };
   }
-  const where = applied.map((a) => `block ${a.block} at line ${a.line}`).join(", ");
+  const where = applied.map(describeApplied).join(", ");
   const summary = `Edited ${details.path}: applied ${applied.length} of ${total} blocks (${where}).`;
   if (failures.length === 0) return { content: summary, details };
   const retry = `The applied blocks are saved. Re-read ${details.path} with read_file before retrying the failed blocks.`;
   return { content: [summary, ...failures, retry].join("\n"), details, isError: true };
+}
+
+function describeApplied(applied: AppliedEdit): string {
+  const how = applied.stage === "exact" ? "" : ` (matched ${describeStage(applied.stage)})`;
+  return `block ${applied.block} at line ${applied.line}${how}`;
 }

@@ -1,12 +1,15 @@
 import fs from "node:fs/promises";
+import path from "node:path";
 import * as z from "zod/mini";
 import type { ToolHandler } from "../../agent/tool.js";
-import { commonRipgrepArgs, runRipgrep } from "../search/ripgrep.js";
+import { checkNotIgnored } from "../ignore/access.js";
+import { type IgnoreRules, ignoreSourceLabel } from "../ignore/ignore-rules.js";
+import { searchText } from "../search/search-text.js";
 import type { Workspace } from "../workspace.js";
 import { describeFileError, errorResult, resolveToolPath } from "./tool-results.js";
 
 const describe = (maxMatches: number) =>
-  `Search file contents in a directory of the workspace (recursively) with a regular expression (Rust regex syntax, as in ripgrep). Each matching line is shown with its line number and one line of context before and after, grouped by file; matching lines are marked with ">". At most ${maxMatches} matches are shown. Files ignored by .gitignore and dependency/build directories are skipped.`;
+  `Search file contents in a directory of the workspace (recursively) with a regular expression (Rust regex syntax, as in ripgrep). Each matching line is shown with its line number and one line of context before and after, grouped by file; matching lines are marked with ">". At most ${maxMatches} matches are shown. Files ignored by .gitignore or .bowlineignore and dependency/build directories are skipped.`;
 
 const schema = z.object({
   path: z
@@ -44,14 +47,22 @@ export interface SearchFilesDetails {
   files: number;
   /** True when more matches exist than were shown. */
   truncated: boolean;
+  /** Matches dropped because their files are blocked by the ignore file. */
+  ignoredMatches: number;
+  /** The search engine used: ripgrep, or the built-in fallback. */
+  engine: "ripgrep" | "node";
 }
 
 export interface SearchFilesOptions {
   workspace: Workspace;
+  /** The person's ignore rules; matches in ignored files are removed. */
+  ignore?: IgnoreRules;
   /** Most matching lines shown. Default 300. */
   maxMatches?: number;
   /** Longer lines are cut. Default 250 characters. */
   maxLineLength?: number;
+  /** rg executable instead of `@vscode/ripgrep`'s; when it cannot start, a built-in search runs. */
+  rgPath?: string;
 }
 
 interface FoundLine {
@@ -65,6 +76,7 @@ export function createSearchFilesTool(
 ): ToolHandler<SearchFilesInput, SearchFilesDetails> {
   const maxMatches = options.maxMatches ?? 300;
   const maxLineLength = options.maxLineLength ?? 250;
+  const { workspace, ignore } = options;
   return {
     name: "search_files",
     description: describe(maxMatches),
@@ -73,9 +85,11 @@ export function createSearchFilesTool(
     summarize: (input) =>
       `search_files /${input.regex}/ in ${input.path}${input.file_pattern ? ` (${input.file_pattern})` : ""}`,
     async execute(input, ctx) {
-      const resolved = resolveToolPath(options.workspace, input.path);
+      const resolved = resolveToolPath(workspace, input.path);
       if (!resolved.ok) return resolved.result;
       const { abs, display } = resolved;
+      const blocked = checkNotIgnored(ignore, abs, workspace);
+      if (blocked !== undefined) return errorResult(blocked);
       try {
         await fs.stat(abs);
       } catch (error) {
@@ -84,32 +98,44 @@ export function createSearchFilesTool(
         return errorResult(message);
       }
       const byFile = new Map<string, FoundLine[]>();
+      const ignoredFiles = new Map<string, boolean>();
+      const isIgnored = (file: string) => {
+        let verdict = ignoredFiles.get(file);
+        if (verdict === undefined) {
+          verdict = ignore?.isIgnored(path.join(workspace.root, file), false) ?? false;
+          ignoredFiles.set(file, verdict);
+        }
+        return verdict;
+      };
       let matches = 0;
+      let ignoredMatches = 0;
       let truncated = false;
-      const args = ["--json", "--context", "1", "--regexp", input.regex, ...commonRipgrepArgs()];
-      if (input.file_pattern) args.push("--glob", input.file_pattern);
-      args.push("--", display);
-      const run = await runRipgrep(
-        args,
-        options.workspace.root,
-        (line) => {
-          const event = parseEvent(line);
-          if (event === undefined) return true;
-          if (event.match && matches >= maxMatches) {
+      const run = await searchText(
+        {
+          cwd: workspace.root,
+          target: display,
+          regex: input.regex,
+          ...(input.file_pattern ? { glob: input.file_pattern } : {}),
+          signal: ctx.signal,
+          ...(options.rgPath !== undefined ? { rgPath: options.rgPath } : {}),
+        },
+        (found) => {
+          if (isIgnored(found.path)) {
+            if (found.match) ignoredMatches++;
+            return true;
+          }
+          if (found.match && matches >= maxMatches) {
             truncated = true;
             return false;
           }
-          if (event.match) matches++;
-          const found = byFile.get(event.path) ?? [];
-          found.push({ line: event.line, text: cut(event.text, maxLineLength), match: event.match });
-          byFile.set(event.path, found);
+          if (found.match) matches++;
+          const lines = byFile.get(found.path) ?? [];
+          lines.push({ line: found.line, text: cut(found.text, maxLineLength), match: found.match });
+          byFile.set(found.path, lines);
           return true;
         },
-        ctx.signal,
       );
-      if (run.exitCode === 2 && matches === 0) {
-        return errorResult(`The search failed: ${run.stderr || "ripgrep exited with an error."}`);
-      }
+      if (run.error !== undefined) return errorResult(`The search failed: ${run.error}`);
       const details: SearchFilesDetails = {
         path: display,
         regex: input.regex,
@@ -117,48 +143,34 @@ export function createSearchFilesTool(
         matches,
         files: [...byFile.values()].filter((lines) => lines.some((l) => l.match)).length,
         truncated,
+        ignoredMatches,
+        engine: run.engine,
       };
-      const warning =
-        run.exitCode === 2 ? `(Some files could not be searched: ${run.stderr.split("\n")[0]})` : "";
-      return { content: render(byFile, details, warning), details };
+      const notes = [
+        run.warning ? `(Some files could not be searched: ${run.warning})` : "",
+        ignoredMatches > 0 && ignore !== undefined
+          ? `(${ignoredMatches} ${ignoredMatches === 1 ? "match" : "matches"}${truncated ? " or more" : ""} in files blocked by ${ignoreSourceLabel(ignore)} not shown.)`
+          : "",
+      ].filter(Boolean);
+      return { content: render(byFile, details, notes), details };
     },
   };
-}
-
-type RipgrepText = { text?: string; bytes?: string };
-
-/** A match or context line from one line of `rg --json` output; undefined for other events. */
-function parseEvent(json: string): { path: string; line: number; text: string; match: boolean } | undefined {
-  const event = JSON.parse(json) as {
-    type: string;
-    data: { path?: RipgrepText; lines?: RipgrepText; line_number?: number };
-  };
-  if (event.type !== "match" && event.type !== "context") return undefined;
-  const { path, lines, line_number } = event.data;
-  if (path === undefined || lines === undefined || line_number === undefined) return undefined;
-  return {
-    path: decode(path).replace(/^\.\//, ""),
-    line: line_number,
-    text: decode(lines).replace(/\r?\n$/, ""),
-    match: event.type === "match",
-  };
-}
-
-function decode(value: RipgrepText): string {
-  return value.text ?? Buffer.from(value.bytes ?? "", "base64").toString("utf8");
 }
 
 function cut(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}… [line cut]` : text;
 }
 
-function render(byFile: Map<string, FoundLine[]>, details: SearchFilesDetails, warning: string): string {
-  if (details.matches === 0) return ["Found 0 results.", warning].filter(Boolean).join("\n");
+function render(byFile: Map<string, FoundLine[]>, details: SearchFilesDetails, notes: string[]): string {
+  if (details.matches === 0) return ["Found 0 results.", ...notes].join("\n");
   const header = details.truncated
     ? `Showing the first ${details.matches} results; there are more. Use a more specific regex, path or file_pattern to narrow the search.`
     : `Found ${details.matches} ${details.matches === 1 ? "result" : "results"} in ${details.files} ${details.files === 1 ? "file" : "files"}.`;
-  const sections = [...byFile].map(([file, lines]) => `${file}\n${renderLines(lines)}`);
-  return [header, warning, ...sections].filter(Boolean).join("\n\n");
+  // ripgrep searches files in parallel; sorting keeps the output stable.
+  const sections = [...byFile]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([file, lines]) => `${file}\n${renderLines(lines)}`);
+  return [header, ...notes, ...sections].join("\n\n");
 }
 
 function renderLines(lines: FoundLine[]): string {
