@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchColdStart } from "./cold-start.js";
 import { benchHarnessOverhead } from "./harness-overhead.js";
+import { benchPromptAsSent } from "./prompt-as-sent.js";
 import { benchPromptBudget } from "./prompt-budget.js";
 import { ROOT } from "./support.js";
 import { benchXmlParser } from "./xml-parser.js";
@@ -28,6 +29,7 @@ const harness = [
 ];
 const xmlParser = await benchXmlParser();
 const promptBudget = await benchPromptBudget();
+const promptAsSent = await benchPromptAsSent();
 const worst = (pick: (h: (typeof harness)[number]) => number) => Math.max(...harness.map(pick));
 const result = {
   date: new Date().toISOString(),
@@ -36,6 +38,7 @@ const result = {
   harness,
   xmlParser,
   promptBudget,
+  promptAsSent,
   targets,
   met: {
     firstRequest: coldStart.firstRequestMs <= targets.firstRequestMs,
@@ -48,6 +51,8 @@ const result = {
     xmlParserLinear: xmlParser.met.growth,
     promptBudgetDefault: promptBudget.met.defaultTokens,
     promptBudgetCompact: promptBudget.met.compactTokens,
+    promptAsSentDefault: Math.max(promptAsSent.anthropic.totalTokens, promptAsSent.openai.totalTokens) < 3000,
+    promptAsSentCompact: promptAsSent.compact.totalTokens < 1000,
     registryPerTurn: promptBudget.met.cachedTurn && promptBudget.met.coldTurn,
   },
 };

@@ -10,7 +10,7 @@ import type { Workspace } from "../workspace.js";
 import { describeFileError, errorResult, resolveToolPath } from "./tool-results.js";
 
 const describe = (maxEntries: number) =>
-  `List the files and directories in a directory of the workspace; directories end with "/". Paths are relative to the workspace root. With recursive=true, lists the whole tree, nearest entries first, up to ${maxEntries} entries, skipping version control, dependency and build directories (node_modules, .git, dist, ...) and files ignored by .gitignore; list such a directory directly to see inside it. Entries marked "${LOCK}" are blocked by .bowlineignore and cannot be used. Use it to explore; use search_files to find content.`;
+  `List a directory of the workspace (directories end with "/"). recursive=true lists the tree, nearest entries first, up to ${maxEntries}, skipping .gitignored files and dependency/build folders (node_modules, .git, dist, ...; list one directly to see inside). Entries marked "${LOCK}" are blocked by .bowlineignore.`;
 
 /** Marks entries blocked by the ignore file, as Cline does. */
 export const LOCK = "🔒 ";
