@@ -12,6 +12,7 @@ import { findBrowser } from "./browser/find-browser.js";
 import { environmentDetails } from "./environment.js";
 import { createExecutableHookRunner, trustedHookDirs } from "./hooks/executable-hooks.js";
 import { createIgnoreRules } from "./ignore/index.js";
+import { discoverAgents } from "./instructions/agents.js";
 import { loadRules, rulesSection } from "./instructions/rules.js";
 import { discoverSkills, skillsSection } from "./instructions/skills.js";
 import type { McpHub } from "./mcp/hub.js";
@@ -131,6 +132,8 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     focusChain: options.focusChain,
     yolo: options.yolo,
     browserAvailable: browser !== undefined,
+    agents: discoverAgents(home, workspace.root),
+    runSubagent,
     supportsImages: takesImages(model.config),
     mcpHub: options.mcpHub,
   });

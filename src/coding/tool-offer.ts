@@ -8,16 +8,20 @@ import {
   llmToolConverter,
   mcpToolSpecs,
   specJsonSchema,
+  subagentToolSpecs,
   xmlConverter,
 } from "../agent/tool-set/index.js";
 import type { ToolContextInfo } from "../agent/tool-spec.js";
 import type { LlmToolDefinition, WireFormat } from "../llm/types.js";
+import type { AgentConfig } from "./instructions/agents.js";
 import type { McpHub } from "./mcp/hub.js";
 import { buildSystemPrompt } from "./prompts/system-prompt.js";
 import { registerBuiltinSpecs } from "./tool-specs/register-builtin-specs.js";
 import { selectVariant } from "./tool-specs/select-variant.js";
 import type { CodingPromptVariant } from "./tool-specs/variants.js";
+import { createConfiguredSubagentTool } from "./tools/use-configured-subagent.js";
 import { createUseMcpTool } from "./tools/use-mcp-tool.js";
+import type { SubagentRun } from "./tools/use-subagents.js";
 
 export interface ToolOfferOptions {
   tools: readonly ToolHandler[];
@@ -42,6 +46,9 @@ export interface ToolOfferOptions {
   focusChain?: boolean;
   browserAvailable?: boolean;
   supportsImages?: boolean;
+  /** Configured subagents, each offered as `use_subagent_<name>` (they replace `use_subagents`). */
+  agents?: readonly AgentConfig[];
+  runSubagent?: (prompt: string, signal: AbortSignal) => Promise<SubagentRun>;
 }
 
 export interface PreparedToolOffer {
@@ -90,9 +97,17 @@ export function prepareToolOffer(options: ToolOfferOptions): PreparedToolOffer {
     isSubagent: options.isSubagent ?? false,
     skills: options.skills ?? [],
   };
+  if (options.agents?.length && options.runSubagent) {
+    const agentSpecs = subagentToolSpecs(options.agents, ctx);
+    dynamic.set("subagents", agentSpecs);
+    for (const spec of agentSpecs) {
+      const agent = options.agents.find((candidate) => candidate.name === spec.subagent)!;
+      handlers.push(createConfiguredSubagentTool({ toolName: spec.name, agent, run: options.runSubagent }));
+    }
+  }
   const specs = registry.enabledSpecs(variant, ctx, dynamic.current());
-  const offeredIds = new Set(specs.map((spec) => spec.id));
-  const tools = handlers.filter((tool) => offeredIds.has(tool.name));
+  const offered = new Set(specs.flatMap((spec) => [spec.id, spec.name]));
+  const tools = handlers.filter((tool) => offered.has(tool.name));
   const xml = !variant.nativeTools;
   const offer: ToolOffer = xml
     ? {

@@ -2,7 +2,7 @@
  * use_subagents: read-only subagents run in parallel, each its own loop against the same
  * model, and their reports come back to the main task as one result.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RecordedRequest, ScriptedTurn } from "../support/fake-model-server.js";
@@ -56,5 +56,36 @@ describe("use_subagents", () => {
     for (const n of ["1", "2"]) {
       expect(existsSync(join(s.home, "tasks", taskId!, "subagents", n, "api_history.jsonl"))).toBe(true);
     }
+  });
+});
+
+describe("configured subagents", () => {
+  it("offers each agent in .bowline/agents as use_subagent_<name> and runs it with its instructions", async () => {
+    const s = await startScenario("anthropic", (request) => {
+      if (isSubagent(request)) {
+        return { toolCalls: [{ name: "attempt_completion", input: { result: "REVIEW: looks fine" } }] };
+      }
+      if (request.body.messages.length === 1) {
+        return { toolCalls: [{ name: "use_subagent_reviewer", input: { prompt: "Review src/math.js." } }] };
+      }
+      return { toolCalls: [{ name: "attempt_completion", input: { result: "Reviewed." } }] };
+    });
+    mkdirSync(join(s.repo, ".bowline", "agents"), { recursive: true });
+    writeFileSync(
+      join(s.repo, ".bowline", "agents", "reviewer.md"),
+      "---\nname: reviewer\ndescription: Reviews code for bugs.\n---\nYou review code. Be terse.\n",
+    );
+    const run = await s.run("Get a review.", ["--output-format", "json"]);
+    expect(run.code).toBe(0);
+    const main = s.server.requests.filter((request) => !isSubagent(request));
+    const names = main[0]!.body.tools.map((t: any) => t.name);
+    expect(names).toContain("use_subagent_reviewer");
+    expect(names).not.toContain("use_subagents");
+    const tool = main[0]!.body.tools.find((t: any) => t.name === "use_subagent_reviewer");
+    expect(tool.description).toContain("Reviews code for bugs.");
+    const sub = s.server.requests.find(isSubagent)!;
+    expect(firstUserText(sub)).toContain("You review code. Be terse.");
+    expect(firstUserText(sub)).toContain("Review src/math.js.");
+    expect(sentToolResults(main[1]!)[0]!.text).toContain("REVIEW: looks fine");
   });
 });
