@@ -98,3 +98,20 @@ describe("attempt_completion", () => {
     );
   });
 });
+
+describe("nested AGENTS.md", () => {
+  it("adds a subfolder's AGENTS.md to the first result that touches a file below it, once", async () => {
+    const s = await startScenario("anthropic", [
+      { toolCalls: [{ name: "read_file", input: { path: "src/math.js" } }] },
+      { toolCalls: [{ name: "read_file", input: { path: "src/math.js", start_line: 1, end_line: 2 } }] },
+      complete(),
+    ]);
+    writeFileSync(join(s.repo, "src", "AGENTS.md"), "Functions in src/ must stay pure.\n");
+    const run = await s.run("Read math.", []);
+    expect(run.code).toBe(0);
+    const first = sentToolResults(s.server.requests[1]!)[0]!.text;
+    expect(first).toContain("Functions in src/ must stay pure.");
+    expect(first).toContain('source="src/AGENTS.md"');
+    expect(sentToolResults(s.server.requests[2]!)[0]!.text).not.toContain("must stay pure");
+  });
+});

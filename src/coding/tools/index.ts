@@ -12,6 +12,7 @@ import { createExecuteCommandTool } from "./execute-command.js";
 import { guardIgnored } from "./ignore-guard.js";
 import { createListCodeDefinitionNamesTool } from "./list-code-definition-names.js";
 import { createListFilesTool } from "./list-files.js";
+import { createNestedRules } from "./nested-rules.js";
 import { createNewTaskTool } from "./new-task.js";
 import { createPlanModeRespondTool } from "./plan-mode-respond.js";
 import { createReadFileTool } from "./read-file.js";
@@ -58,5 +59,6 @@ export function createCodingTools(options: CodingToolsOptions): ToolHandler[] {
     createNewTaskTool(),
     createUseSkillTool({ skills: options.skills ?? [] }),
   ];
-  return ignore ? tools.map((tool) => guardIgnored(tool, ignore, workspace)) : tools;
+  const withNestedRules = createNestedRules(workspace);
+  return tools.map((tool) => withNestedRules(ignore ? guardIgnored(tool, ignore, workspace) : tool));
 }
