@@ -3,8 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchColdStart } from "./cold-start.js";
 import { benchHarnessOverhead } from "./harness-overhead.js";
+import { benchEditEngine } from "./edit-engine.js";
 import { benchPromptAsSent } from "./prompt-as-sent.js";
 import { benchPromptBudget } from "./prompt-budget.js";
+import { benchSearch } from "./search.js";
 import { ROOT } from "./support.js";
 import { benchXmlParser } from "./xml-parser.js";
 
@@ -30,6 +32,8 @@ const harness = [
 const xmlParser = await benchXmlParser();
 const promptBudget = await benchPromptBudget();
 const promptAsSent = await benchPromptAsSent();
+const editEngine = await benchEditEngine();
+const search = await benchSearch();
 const worst = (pick: (h: (typeof harness)[number]) => number) => Math.max(...harness.map(pick));
 const result = {
   date: new Date().toISOString(),
@@ -39,6 +43,8 @@ const result = {
   xmlParser,
   promptBudget,
   promptAsSent,
+  editEngine,
+  search,
   targets,
   met: {
     firstRequest: coldStart.firstRequestMs <= targets.firstRequestMs,
@@ -53,6 +59,9 @@ const result = {
     promptBudgetCompact: promptBudget.met.compactTokens,
     promptAsSentDefault: Math.max(promptAsSent.anthropic.totalTokens, promptAsSent.openai.totalTokens) < 3000,
     promptAsSentCompact: promptAsSent.compact.totalTokens < 1000,
+    editEngineNoWrongPlace: editEngine.met.noWrongApplications,
+    searchWithinRg: search.met.searchOverRg,
+    listFilesUnder300ms: search.met.listMs,
     registryPerTurn: promptBudget.met.cachedTurn && promptBudget.met.coldTurn,
   },
 };
