@@ -17,7 +17,14 @@ const common = {
   // ripgrep finds its binary relative to its own package, so it stays a runtime dependency.
   // Packages that find files (binaries, wasm grammars, browsers) relative to themselves stay
   // runtime dependencies, loaded on first use.
-  external: ["@vscode/ripgrep", "web-tree-sitter", "@vscode/tree-sitter-wasm", "playwright-core", "turndown"],
+  external: [
+    "@vscode/ripgrep",
+    "web-tree-sitter",
+    "@vscode/tree-sitter-wasm",
+    "playwright-core",
+    "turndown",
+    "unpdf",
+  ],
   define: { BOWLINE_VERSION: JSON.stringify(pkg.version) },
   logLevel: "warning",
 };

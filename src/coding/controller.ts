@@ -104,6 +104,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
       skills,
       registry,
       ignore: createIgnoreRules(workspace.root),
+      supportsImages: takesImages(model.config),
     }),
     ...(browser ? [browser] : []),
   ];

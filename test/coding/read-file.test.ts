@@ -23,7 +23,13 @@ describe("read_file", () => {
     expect(text.split("\n")[0]).toBe(" 1 | line 1");
     expect(text).toContain("12 | line 12");
     expect(text).not.toContain("Showing");
-    expect(result.details).toEqual({ path: "a.txt", startLine: 1, endLine: 12, totalLines: 12 });
+    expect(result.details).toEqual({
+      kind: "text",
+      path: "a.txt",
+      startLine: 1,
+      endLine: 12,
+      totalLines: 12,
+    });
   });
 
   it("reads an inclusive range", async () => {
@@ -32,7 +38,13 @@ describe("read_file", () => {
     expect(textOf(result.content)).toBe(
       "10 | line 10\n11 | line 11\n12 | line 12\n\n(Showing lines 10-12 of 30. Use start_line=13 to read more.)",
     );
-    expect(result.details).toEqual({ path: "a.txt", startLine: 10, endLine: 12, totalLines: 30 });
+    expect(result.details).toEqual({
+      kind: "text",
+      path: "a.txt",
+      startLine: 10,
+      endLine: 12,
+      totalLines: 30,
+    });
   });
 
   it("caps the window and says how to continue", async () => {

@@ -32,12 +32,24 @@ export function commandMentionsIgnored(
   workspace: Workspace,
 ): string | undefined {
   if (ignore === undefined || ignore.sources.length === 0) return undefined;
-  for (const word of shellWords(command)) {
+  const words = shellWords(command);
+  // Words may be relative to a directory the command changes into (`cd src && cat ../x`), so
+  // each is checked against the workspace root and every `cd`/`pushd` target in the line.
+  const bases = [workspace.root];
+  words.forEach((word, i) => {
+    const target = words[i + 1];
+    if ((word === "cd" || word === "pushd") && target !== undefined) {
+      for (const base of [...bases]) bases.push(path.resolve(base, target));
+    }
+  });
+  for (const word of words) {
     for (const candidate of pathCandidates(word)) {
-      const abs = path.resolve(workspace.root, candidate);
-      if (!ignore.isIgnored(abs)) continue;
-      const source = ignoreSourceLabel(ignore);
-      return `The command uses ${workspace.relative(abs)}, which is blocked by ${source}. Continue the task without this file, or ask the user to change ${source}.`;
+      for (const base of bases) {
+        const abs = path.resolve(base, candidate);
+        if (!ignore.isIgnored(abs)) continue;
+        const source = ignoreSourceLabel(ignore);
+        return `The command uses ${workspace.relative(abs)}, which is blocked by ${source}. Continue the task without this file, or ask the user to change ${source}.`;
+      }
     }
   }
   return undefined;

@@ -32,13 +32,15 @@ export interface CodingToolsOptions {
   registry?: BackgroundRegistry;
   /** `.bowlineignore` / `.clineignore` rules: blocked paths are refused or marked. */
   ignore?: IgnoreRules;
+  /** The model takes images: read_file returns image files as images. */
+  supportsImages?: boolean;
 }
 
 /** The built-in coding tools, in the order they are offered to the model. */
 export function createCodingTools(options: CodingToolsOptions): ToolHandler[] {
   const { workspace, ignore } = options;
   const tools: ToolHandler[] = [
-    createReadFileTool({ workspace }),
+    createReadFileTool({ workspace, supportsImages: options.supportsImages }),
     createWriteToFileTool({ workspace }),
     createReplaceInFileTool({ workspace }),
     createApplyPatchTool({ workspace }),
