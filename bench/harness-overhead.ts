@@ -82,6 +82,7 @@ export async function benchHarnessOverhead(options: HarnessOverheadOptions) {
         growthLastOverFirst: round(median(last) / median(first), 2),
       },
       peakRssMb: round(run.peakRssBytes / 1024 / 1024, 1),
+      rssTrace: run.rssTrace.filter((_, i) => i % 10 === 0),
       journal: {
         finalBytes: journalBytes,
         bytesWritten: result.journalBytesWritten,

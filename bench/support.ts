@@ -27,6 +27,8 @@ export interface ProcessRun {
   stderr: string;
   /** Peak resident set size in bytes (VmHWM, sampled from /proc until exit). */
   peakRssBytes: number;
+  /** [ms since start, VmRSS MB] samples, for diagnosis. */
+  rssTrace: Array<[number, number]>;
 }
 
 function readPeakRss(pid: number): number | undefined {
@@ -54,9 +56,19 @@ export function runProcess(
     let stdout = "";
     let stderr = "";
     let peak = 0;
+    const rssTrace: Array<[number, number]> = [];
     const sample = () => {
       if (child.pid === undefined) return;
       peak = Math.max(peak, readPeakRss(child.pid) ?? 0);
+      try {
+        const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+        rssTrace.push([
+          Math.round(now() - startedAt),
+          Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) >> 10,
+        ]);
+      } catch {
+        // exited
+      }
     };
     const timer = options.sampleMs ? setInterval(sample, options.sampleMs) : undefined;
     child.stdout.on("data", (chunk) => {
@@ -77,6 +89,7 @@ export function runProcess(
         stdout,
         stderr,
         peakRssBytes: peak,
+        rssTrace,
       });
     });
   });

@@ -169,15 +169,23 @@ export function createTask(options: TaskOptions) {
     for (let attempt = 0; ; attempt++) {
       const started = Date.now();
       const row = ui.say({ say: "api_request", index: turns }, true);
+      // One signal per request, linked to the task's: what the SDK hangs on it (listeners that
+      // hold the request and response) goes away with the request instead of piling up on the
+      // task's signal for the whole task.
+      const request = new AbortController();
+      const abortRequest = () => request.abort();
+      controller.signal.addEventListener("abort", abortRequest, { once: true });
+      if (controller.signal.aborted) request.abort();
       const events = options.model.stream(
         {
           system: options.systemPrompt,
           messages: history,
           tools: toolOffer.protocol === "native" ? toolOffer.definitions() : [],
         },
-        controller.signal,
+        request.signal,
       );
       const reply = await streamReply(events, ui, xmlReplyOptions());
+      controller.signal.removeEventListener("abort", abortRequest);
       if (reply.usage) addUsage(usage, reply.usage);
       ui.update(row, {
         say: "api_request",

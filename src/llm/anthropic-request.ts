@@ -68,7 +68,22 @@ function blockParams(block: ContentBlock): ContentBlockParam[] {
   }
 }
 
+/**
+ * History messages never change once appended, so each is converted once per process: a long
+ * task's turns then convert only the new messages instead of the whole history every time.
+ */
+const converted = new WeakMap<LlmMessage, MessageParam>();
+
 function messageParam(message: LlmMessage): MessageParam {
+  let param = converted.get(message);
+  if (!param) {
+    param = convertMessage(message);
+    converted.set(message, param);
+  }
+  return param;
+}
+
+function convertMessage(message: LlmMessage): MessageParam {
   const content = message.content.flatMap(blockParams);
   // Tool results must open the user message that answers the tool calls.
   const ordered =
@@ -81,14 +96,31 @@ function messageParam(message: LlmMessage): MessageParam {
   return { role: message.role, content: ordered };
 }
 
-/** Marks the last block of the conversation so the next turn reads the history from the cache. */
+/**
+ * Marks the last block of the conversation so the next turn reads the history from the cache.
+ * The converted messages are shared between turns, so the marked message is a copy.
+ */
 function markCacheBreakpoint(messages: MessageParam[]): void {
   const last = messages.at(-1);
   if (!last || typeof last.content === "string") return;
   const block = last.content.at(-1);
   if (block && (block.type === "text" || block.type === "image" || block.type === "tool_result")) {
-    block.cache_control = { type: "ephemeral" };
+    messages[messages.length - 1] = {
+      ...last,
+      content: [...last.content.slice(0, -1), { ...block, cache_control: { type: "ephemeral" } }],
+    } as MessageParam;
   }
+}
+
+const convertedTools = new WeakMap<readonly LlmToolDefinition[], Tool[]>();
+
+function toolParams(tools: readonly LlmToolDefinition[]): Tool[] {
+  let params = convertedTools.get(tools);
+  if (!params) {
+    params = tools.map(toolParam);
+    convertedTools.set(tools, params);
+  }
+  return params;
 }
 
 function toolParam(tool: LlmToolDefinition): Tool {
@@ -114,7 +146,7 @@ export function toAnthropicRequest(
     ...(request.system
       ? { system: [{ type: "text", text: request.system, cache_control: { type: "ephemeral" } }] }
       : {}),
-    ...(request.tools.length > 0 ? { tools: request.tools.map(toolParam) } : {}),
+    ...(request.tools.length > 0 ? { tools: toolParams(request.tools) } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
   };
 }

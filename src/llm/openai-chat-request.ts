@@ -86,6 +86,32 @@ function toolParam(tool: LlmToolDefinition): ChatCompletionFunctionTool {
   };
 }
 
+/**
+ * History messages never change once appended, so each is converted once per process: a long
+ * task's turns then convert only the new messages instead of the whole history every time.
+ */
+const converted = new WeakMap<LlmMessage, ChatCompletionMessageParam[]>();
+
+function convertedMessage(message: LlmMessage): ChatCompletionMessageParam[] {
+  let params = converted.get(message);
+  if (!params) {
+    params = message.role === "user" ? userMessages(message) : [assistantMessage(message)];
+    converted.set(message, params);
+  }
+  return params;
+}
+
+const convertedTools = new WeakMap<readonly LlmToolDefinition[], ChatCompletionFunctionTool[]>();
+
+function toolParams(tools: readonly LlmToolDefinition[]): ChatCompletionFunctionTool[] {
+  let params = convertedTools.get(tools);
+  if (!params) {
+    params = tools.map(toolParam);
+    convertedTools.set(tools, params);
+  }
+  return params;
+}
+
 export function toOpenAiChatRequest(
   model: string,
   request: LlmRequest,
@@ -93,17 +119,14 @@ export function toOpenAiChatRequest(
 ): ChatCompletionCreateParamsStreaming {
   const messages: ChatCompletionMessageParam[] = [];
   if (request.system) messages.push({ role: "system", content: request.system });
-  for (const message of request.messages) {
-    if (message.role === "user") messages.push(...userMessages(message));
-    else messages.push(assistantMessage(message));
-  }
+  for (const message of request.messages) messages.push(...convertedMessage(message));
   const maxTokens = request.maxOutputTokens ?? configMaxOutputTokens;
   return {
     model,
     messages,
     stream: true,
     stream_options: { include_usage: true },
-    ...(request.tools.length > 0 ? { tools: request.tools.map(toolParam) } : {}),
+    ...(request.tools.length > 0 ? { tools: toolParams(request.tools) } : {}),
     ...(maxTokens !== undefined ? { max_completion_tokens: maxTokens } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
   };
