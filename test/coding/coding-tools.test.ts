@@ -54,6 +54,6 @@ describe("createCodingTools", () => {
 
   it("passes the command timeout to execute_command", () => {
     const tools = createCodingTools({ workspace: temp.workspace, commandTimeoutSeconds: 7 });
-    expect(tools.find((tool) => tool.name === "execute_command")?.description).toContain("after 7 seconds");
+    expect(tools.find((tool) => tool.name === "execute_command")?.description).toContain("Stopped after 7 s");
   });
 });

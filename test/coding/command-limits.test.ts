@@ -24,7 +24,7 @@ describe("execute_command limits", () => {
 
   it("defaults to 30s and caps what the model asks for at 600s", async () => {
     const t = tool();
-    expect(t.description).toContain("stopped after 30 seconds unless you give a timeout (at most 600)");
+    expect(t.description).toContain("Stopped after 30 s unless you give a timeout (at most 600)");
     const plain = await t.execute({ command: "true" }, test.ctx);
     expect(plain.details?.timeoutSeconds).toBe(30);
     const capped = await t.execute({ command: "true", timeout: 5000 }, test.ctx);

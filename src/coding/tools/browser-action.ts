@@ -15,12 +15,10 @@ import { oneLine } from "./summary.js";
 const ACTIONS = ["launch", "click", "type", "scroll_down", "scroll_up", "close"] as const;
 
 const describe = (width: number, height: number) =>
-  `Drive a headless Chromium browser (${width}x${height} viewport) to check web pages, e.g. the app you are building. ` +
-  'Start with "launch" and a url (http://localhost:3000, file:///..., or an HTML file in the workspace); launching again navigates the same browser. ' +
-  'Every action except "close" returns a screenshot, the console output and page errors since the previous action, and the current URL. ' +
-  `"click" takes a "coordinate" "x,y" in viewport pixels (0-${width - 1}, 0-${height - 1}): aim at the centre of the element in the latest screenshot. ` +
-  '"type" types "text" into the focused element, so click the field first. "scroll_down"/"scroll_up" move one viewport height. ' +
-  'Only one browser exists; "close" it when you are done, before using other tools.';
+  `Drive a headless Chromium (${width}x${height}) to check web pages, e.g. the app you are building. ` +
+  '"launch" opens a url (http://localhost:3000, file:///..., or an HTML file in the workspace); each action but "close" returns a screenshot, new console output and the URL. ' +
+  `"click" takes "coordinate" "x,y" (0-${width - 1}, 0-${height - 1}), the element's centre in the latest screenshot; "type" types "text" into the focused element; "scroll_down"/"scroll_up" move one screen. ` +
+  '"close" the browser when done.';
 
 const schema = z.object({
   action: z

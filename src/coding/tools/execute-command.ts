@@ -10,13 +10,13 @@ import { oneLine } from "./summary.js";
 
 const describe = (defaultTimeout: number, maxTimeout: number, shell: string, background: boolean) =>
   [
-    `Run a shell command (${shell}) in the workspace root and return its exit code and output (stdout and stderr interleaved).`,
-    `The command cannot read input: anything that prompts fails or gets end-of-file, and a command found blocked waiting for input is stopped, so pass non-interactive flags (e.g. "-y", "--yes"). Pagers are disabled.`,
-    `It is stopped after ${defaultTimeout} seconds unless you give a timeout (at most ${maxTimeout}); give one for long builds, installs and test suites.`,
+    `Run a shell command (${shell}) in the workspace root; returns the exit code and output (stdout and stderr interleaved, long output keeps its beginning and end).`,
+    `It cannot read input (a command waiting for input is stopped): pass non-interactive flags such as --yes.`,
+    `Stopped after ${defaultTimeout} s unless you give a timeout (at most ${maxTimeout}), e.g. for builds and test suites.`,
     background
-      ? `For servers, watchers and anything that never exits, set background to true: the command keeps running, you get an id and its first output, and command_output reads its later output or stops it. A command still running at its timeout that printed what looks like a server being ready is also left running in the background.`
+      ? `For servers and watchers, set background to true: you get an id and the first output; command_output reads later output or stops it.`
       : "Do not start servers or watchers that never exit.",
-    `Long output keeps its beginning and end. To change directory for one command, use "cd dir && command".`,
+    `To run in another directory: "cd dir && command".`,
   ].join(" ");
 
 const schema = z.object({
