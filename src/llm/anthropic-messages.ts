@@ -1,7 +1,9 @@
 /** The model adapter for the Anthropic Messages wire format. */
+
 import Anthropic from "@anthropic-ai/sdk";
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages/messages";
 import { toAnthropicRequest } from "./anthropic-request.js";
+import { sdkClientOptions } from "./sdk-options.js";
 import { toErrorEvent, truncatedStreamEvent } from "./stream-error.js";
 import { parseToolArguments } from "./tool-arguments.js";
 import type { LlmEvent, LlmRequest, LlmUsage, ModelClient, ModelConfig, StopReason } from "./types.js";
@@ -138,14 +140,7 @@ async function* streamReply(
 
 /** A client for Anthropic's Messages API, or a server speaking the same wire format. */
 export function createAnthropicMessagesClient(config: ModelConfig): ModelClient {
-  const client = new Anthropic({
-    apiKey: config.apiKey,
-    baseURL: config.baseUrl ?? null,
-    maxRetries: config.maxRetries ?? 2,
-    // Failures reach the caller as error events; the SDK must not write to the terminal.
-    logLevel: "off",
-    ...(config.timeoutMs !== undefined ? { timeout: config.timeoutMs } : {}),
-  });
+  const client = new Anthropic(sdkClientOptions(config));
   return {
     config,
     stream: (request, signal) => streamReply(client, config, request, signal),

@@ -1,7 +1,9 @@
 /** The model adapter for the OpenAI Chat Completions wire format (OpenAI and compatible servers). */
+
 import OpenAI from "openai";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions/completions";
 import { toOpenAiChatRequest } from "./openai-chat-request.js";
+import { sdkClientOptions } from "./sdk-options.js";
 import { toErrorEvent, truncatedStreamEvent } from "./stream-error.js";
 import { parseToolArguments } from "./tool-arguments.js";
 import type { LlmEvent, LlmRequest, LlmUsage, ModelClient, ModelConfig, StopReason } from "./types.js";
@@ -121,14 +123,7 @@ async function* streamReply(
 
 /** A client for OpenAI's Chat Completions API, or any server speaking the same wire format. */
 export function createOpenAiChatClient(config: ModelConfig): ModelClient {
-  const client = new OpenAI({
-    apiKey: config.apiKey,
-    baseURL: config.baseUrl ?? null,
-    maxRetries: config.maxRetries ?? 2,
-    // Failures reach the caller as error events; the SDK must not write to the terminal.
-    logLevel: "off",
-    ...(config.timeoutMs !== undefined ? { timeout: config.timeoutMs } : {}),
-  });
+  const client = new OpenAI(sdkClientOptions(config));
   return {
     config,
     stream: (request, signal) => streamReply(client, config, request, signal),
