@@ -34,3 +34,16 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
     signal.addEventListener("abort", done, { once: true });
   });
 }
+
+/**
+ * A signal for one request, aborted with its parent: what the SDK hangs on it (listeners that
+ * hold the request and response) goes away with the request instead of piling up on the
+ * task's signal. Call `unlink` when the request is over.
+ */
+export function linkedSignal(parent: AbortSignal): { signal: AbortSignal; unlink(): void } {
+  const child = new AbortController();
+  const abort = () => child.abort();
+  parent.addEventListener("abort", abort, { once: true });
+  if (parent.aborted) child.abort();
+  return { signal: child.signal, unlink: () => parent.removeEventListener("abort", abort) };
+}

@@ -10,12 +10,17 @@ import { runCalls } from "./pipeline/schedule.js";
 import { type AssistantReply, streamReply } from "./stream-reply.js";
 import { runPromptHooks } from "./task-hooks.js";
 import * as prompts from "./task-prompts.js";
-import { addUsage, refuseCompletion, sleep, ZERO_USAGE } from "./task-util.js";
+import { addUsage, linkedSignal, refuseCompletion, sleep, ZERO_USAGE } from "./task-util.js";
 import type { ToolHandler } from "./tool.js";
 import { createToolExecutor, type ToolCallOutcome, type ToolCallRequest } from "./tool-executor.js";
-import { coordinatorFor, nativeOffer, type ToolOffer, xmlResultBlocks } from "./tool-offer.js";
+import {
+  coordinatorFor,
+  nativeOffer,
+  type ToolOffer,
+  xmlReplyOptionsFor,
+  xmlResultBlocks,
+} from "./tool-offer.js";
 import { createUiMessageLog, type UiMessageLog } from "./ui-messages.js";
-import { coerceXmlParams, createXmlToolParser } from "./xml/index.js";
 
 export interface TaskOptions {
   taskId: string;
@@ -169,13 +174,7 @@ export function createTask(options: TaskOptions) {
     for (let attempt = 0; ; attempt++) {
       const started = Date.now();
       const row = ui.say({ say: "api_request", index: turns }, true);
-      // One signal per request, linked to the task's: what the SDK hangs on it (listeners that
-      // hold the request and response) goes away with the request instead of piling up on the
-      // task's signal for the whole task.
-      const request = new AbortController();
-      const abortRequest = () => request.abort();
-      controller.signal.addEventListener("abort", abortRequest, { once: true });
-      if (controller.signal.aborted) request.abort();
+      const request = linkedSignal(controller.signal);
       const events = options.model.stream(
         {
           system: options.systemPrompt,
@@ -185,7 +184,7 @@ export function createTask(options: TaskOptions) {
         request.signal,
       );
       const reply = await streamReply(events, ui, xmlReplyOptions());
-      controller.signal.removeEventListener("abort", abortRequest);
+      request.unlink();
       if (reply.usage) addUsage(usage, reply.usage);
       ui.update(row, {
         say: "api_request",
@@ -212,15 +211,7 @@ export function createTask(options: TaskOptions) {
       : toolOffer.tools.size === 0;
   }
 
-  function xmlReplyOptions() {
-    if (toolOffer.protocol !== "xml") return undefined;
-    return {
-      parser: createXmlToolParser({ tools: toolOffer.tools, greedyParams: toolOffer.greedyParams }),
-      toInput: (name: string, params: Record<string, string>) =>
-        coerceXmlParams(params, toolOffer.jsonSchemaOf(name) ?? {}),
-      nextCallId: () => `xml_call_${++xmlCallCount}`,
-    };
-  }
+  const xmlReplyOptions = () => xmlReplyOptionsFor(toolOffer, () => `xml_call_${++xmlCallCount}`);
 
   /** Handles the mistake limit and loop escalation. Returns an outcome when the task must stop. */
   async function checkMistakes(pending: ContentBlock[]): Promise<TaskOutcome | undefined> {

@@ -1,8 +1,10 @@
 import type { ContentBlock, LlmToolDefinition, ToolResultBlock } from "../llm/types.js";
 import { type Coordinator, createCoordinator } from "./pipeline/coordinator.js";
+import type { XmlReplyOptions } from "./stream-reply.js";
 import type { ToolHandler } from "./tool.js";
 import { toLlmToolDefinitions } from "./tool-definitions.js";
 import type { ToolCallRequest } from "./tool-executor.js";
+import { coerceXmlParams, createXmlToolParser } from "./xml/index.js";
 
 /**
  * How tools are offered to the model. Native: definitions travel in each request and calls come
@@ -42,4 +44,14 @@ export function xmlResultBlocks(call: ToolCallRequest, result: ToolResultBlock):
   const images = result.content.filter((b) => b.type === "image");
   const head = result.isError ? `${label} Error:` : `${label} Result:`;
   return [{ type: "text", text: `${head}\n${texts.join("\n")}` }, ...images];
+}
+
+/** What `streamReply` needs for the XML protocol (a fresh parser per reply); undefined when native. */
+export function xmlReplyOptionsFor(offer: ToolOffer, nextCallId: () => string): XmlReplyOptions | undefined {
+  if (offer.protocol !== "xml") return undefined;
+  return {
+    parser: createXmlToolParser({ tools: offer.tools, greedyParams: offer.greedyParams }),
+    toInput: (name, params) => coerceXmlParams(params, offer.jsonSchemaOf(name) ?? {}),
+    nextCallId,
+  };
 }
