@@ -4,7 +4,8 @@ import type { UiMessage } from "../protocol/index.js";
 /** Version of the journal record format; loaders migrate older versions. */
 export const JOURNAL_VERSION = 1;
 
-export type ApiJournalRecord = { v: 1; ts: number; message: LlmMessage };
+/** `compaction`: the history was replaced from here on (the records before it are superseded). */
+export type ApiJournalRecord = { v: 1; ts: number; message: LlmMessage; compaction?: true };
 export type UiJournalRecord = { v: 1; ts: number; op: "add" | "update"; message: UiMessage };
 
 /**
@@ -14,7 +15,7 @@ export type UiJournalRecord = { v: 1; ts: number; op: "add" | "update"; message:
  * `sync`'s rejection so a full disk stops the task instead of silently dropping records.
  */
 export interface SessionJournal {
-  appendApi(message: LlmMessage): void;
+  appendApi(message: LlmMessage, meta?: { compaction?: true }): void;
   appendUi(op: "add" | "update", message: UiMessage): void;
   sync(): Promise<void>;
   close(): Promise<void>;

@@ -44,3 +44,16 @@ export const completionBeforeResults = (tools: readonly string[]): string =>
 
 export const completionWithOpenItems = (items: readonly string[]): string =>
   `Refused: your task_progress checklist still has open items:\n${items.map((item) => `- [ ] ${item}`).join("\n")}\nFinish them, or update the checklist (mark them done or remove them with a reason), then call attempt_completion again.`;
+
+export const compactRequest = (focus: string, xml: boolean): string =>
+  [
+    "The user asked to compact the conversation to free the context window.",
+    focus.trim() ? `Keep the focus on: ${focus.trim()}` : "",
+    "Call the condense tool now, with a detailed summary in `context`: the task and the user's requests, decisions, files changed and why, what is done, what remains, and anything the user said that must not be lost.",
+    xml ? "Format: <condense>\n<context>your summary</context>\n</condense>" : "",
+  ]
+    .filter(Boolean)
+    .join("\n");
+
+export const condensedHistory = (task: string, summary: string): string =>
+  `<task>\n${task}\n</task>\n<conversation_summary>\nThe conversation so far was condensed into this summary:\n${summary}\n</conversation_summary>\nContinue the task from here.`;

@@ -1,4 +1,11 @@
-import type { ContentBlock, LlmMessage, LlmUsage, ModelClient, ToolResultBlock } from "../llm/types.js";
+import type {
+  ContentBlock,
+  LlmMessage,
+  LlmToolDefinition,
+  LlmUsage,
+  ModelClient,
+  ToolResultBlock,
+} from "../llm/types.js";
 import type { Ask, ErrorCode, Event, TaskStatus } from "../protocol/index.js";
 import type { ApprovalAnswer, ApprovalPolicy } from "./approval.js";
 import { createFocusChain } from "./focus-chain.js";
@@ -6,13 +13,14 @@ import type { SessionJournal } from "./journal.js";
 import type { Coordinator } from "./pipeline/coordinator.js";
 import type { HookRunner } from "./pipeline/hooks.js";
 import { createLoopDetector } from "./pipeline/loop-detection.js";
-import { runCalls } from "./pipeline/schedule.js";
 import { type AssistantReply, streamReply } from "./stream-reply.js";
 import { runPromptHooks } from "./task-hooks.js";
 import * as prompts from "./task-prompts.js";
-import { addUsage, linkedSignal, refuseCompletion, sleep, ZERO_USAGE } from "./task-util.js";
+import { runReplyToolCalls } from "./task-tool-calls.js";
+import { addUsage, linkedSignal, sleep, ZERO_USAGE } from "./task-util.js";
 import type { ToolHandler } from "./tool.js";
-import { createToolExecutor, type ToolCallOutcome, type ToolCallRequest } from "./tool-executor.js";
+import { toLlmToolDefinitions } from "./tool-definitions.js";
+import { createToolExecutor, type ToolCallRequest } from "./tool-executor.js";
 import {
   coordinatorFor,
   nativeOffer,
@@ -48,6 +56,8 @@ export interface TaskOptions {
   tokenBudget?: number;
   /** Keeps the model's `task_progress` checklist (the tools must accept that parameter). */
   focusChain?: boolean;
+  /** Manual compaction: offered for the turn after the person sends `/compact [focus]`. */
+  condenseTool?: ToolHandler;
 }
 
 export type TaskMode = "plan" | "act";
@@ -69,7 +79,9 @@ export function createTask(options: TaskOptions) {
   const retry = options.retry ?? { attempts: 2, baseDelayMs: 1000 };
   const history: LlmMessage[] = [];
   const ui: UiMessageLog = createUiMessageLog(options.emit, options.journal);
-  const coordinator = options.coordinator ?? coordinatorFor(options.tools);
+  const coordinator =
+    options.coordinator ??
+    coordinatorFor(options.condenseTool ? [...options.tools, options.condenseTool] : options.tools);
   const toolOffer: ToolOffer = options.toolOffer ?? nativeOffer(options.tools);
   const xmlMode = toolOffer.protocol === "xml";
   const loopDetector = createLoopDetector();
@@ -77,6 +89,11 @@ export function createTask(options: TaskOptions) {
   let loopEscalation: string | undefined;
   let xmlCallCount = 0;
   const focus = options.focusChain ? createFocusChain() : undefined;
+  let taskText = "";
+  /** True for the turn after `/compact`: the condense tool is offered. */
+  let condenseOffered = false;
+  /** The next user message starts a condensed history (journaled as a compaction). */
+  let compactionNext = false;
   const pendingAsks = new Map<string, (answer: AskAnswer) => void>();
   /** Aborts the current run; replaced when `send` continues an aborted task. */
   let controller = new AbortController();
@@ -116,7 +133,8 @@ export function createTask(options: TaskOptions) {
 
   const appendHistory = (message: LlmMessage) => {
     history.push(message);
-    options.journal?.appendApi(message);
+    options.journal?.appendApi(message, compactionNext ? { compaction: true } : undefined);
+    compactionNext = false;
   };
 
   const ask = (payload: Ask): Promise<AskAnswer> => {
@@ -179,7 +197,7 @@ export function createTask(options: TaskOptions) {
         {
           system: options.systemPrompt,
           messages: history,
-          tools: toolOffer.protocol === "native" ? toolOffer.definitions() : [],
+          tools: toolOffer.protocol === "native" ? withCondense(toolOffer.definitions()) : [],
         },
         request.signal,
       );
@@ -211,7 +229,18 @@ export function createTask(options: TaskOptions) {
       : toolOffer.tools.size === 0;
   }
 
-  const xmlReplyOptions = () => xmlReplyOptionsFor(toolOffer, () => `xml_call_${++xmlCallCount}`);
+  const xmlReplyOptions = () =>
+    xmlReplyOptionsFor(
+      condenseOffered && toolOffer.protocol === "xml"
+        ? { ...toolOffer, tools: new Map([...toolOffer.tools, ["condense", ["context"]]]) }
+        : toolOffer,
+      () => `xml_call_${++xmlCallCount}`,
+    );
+
+  const withCondense = (definitions: LlmToolDefinition[]) =>
+    condenseOffered && options.condenseTool
+      ? [...definitions, ...toLlmToolDefinitions([options.condenseTool])]
+      : definitions;
 
   /** Handles the mistake limit and loop escalation. Returns an outcome when the task must stop. */
   async function checkMistakes(pending: ContentBlock[]): Promise<TaskOutcome | undefined> {
@@ -235,63 +264,16 @@ export function createTask(options: TaskOptions) {
     return undefined;
   }
 
-  async function runToolCalls(calls: ToolCallRequest[]): Promise<{
-    results: ToolResultBlock[];
-    notes: string[];
-    completion?: string;
-    stopReason?: string;
-  }> {
-    const notes: string[] = [];
-    // The XML protocol allows one call per message (later ones are often hallucinated).
-    const runnable = xmlMode ? calls.slice(0, 1) : calls;
-    let completion: string | undefined;
-    let rejected = false;
-    const changedBy: string[] = [];
-    const scheduled = await runCalls<ToolCallRequest, ToolCallOutcome>(runnable, {
-      isReadOnly: (call) => executor.isConcurrentSafe(call),
-      run: async (call) => {
-        if (focus?.take(call.input)) ui.say({ say: "task_progress", text: focus.checklist! });
-        let outcome = await executor.execute(call);
-        const open = focus?.openItems() ?? [];
-        if (outcome.completion && open.length > 0) {
-          outcome = refuseCompletion(call.id, prompts.completionWithOpenItems(open));
-        }
-        if (outcome.completion && changedBy.length > 0) {
-          // The model has not seen what its own changes did yet: it must check before finishing.
-          outcome = refuseCompletion(call.id, prompts.completionBeforeResults(changedBy));
-        }
-        if (!outcome.result.isError && coordinator.getHandler(call.name)?.mutates) changedBy.push(call.name);
-        if (outcome.completion) completion = outcome.completion.result;
-        if (outcome.rejected) rejected = true;
-        return outcome;
-      },
-      shouldStop: () => controller.signal.aborted || completion !== undefined || rejected,
+  async function runToolCalls(calls: ToolCallRequest[]) {
+    const run = await runReplyToolCalls(calls, {
+      executor,
+      coordinator,
+      ui,
+      focus,
+      oneCallPerMessage: xmlMode,
+      aborted: () => controller.signal.aborted,
     });
-    const results: ToolResultBlock[] = [];
-    let stopReason: string | undefined;
-    calls.forEach((call, index) => {
-      const entry = scheduled[index];
-      if (entry?.status !== "done") {
-        const text = !entry
-          ? prompts.oneToolPerMessage
-          : entry.status === "error"
-            ? `${call.name} failed: ${String(entry.error)}`
-            : completion !== undefined
-              ? prompts.skippedAfterCompletion
-              : rejected
-                ? prompts.skippedAfterRejection
-                : prompts.interruptedByUser;
-        results.push({
-          type: "tool_result",
-          callId: call.id,
-          content: [{ type: "text", text }],
-          isError: true,
-        });
-        return;
-      }
-      const outcome = entry.value;
-      results.push(outcome.result);
-      stopReason ??= outcome.stopAfter;
+    for (const { call, outcome } of run.done) {
       if (outcome.mistake) {
         mistakes++;
         const first = outcome.result.content[0];
@@ -300,10 +282,10 @@ export function createTask(options: TaskOptions) {
         mistakes = 0;
       }
       const check = loopDetector.record(call.name, call.input, outcome.result.isError ? "error" : "ok");
-      if (check.kind === "warning") notes.push(check.message);
+      if (check.kind === "warning") run.notes.push(check.message);
       if (check.kind === "escalate") loopEscalation = check.message;
-    });
-    return { results, notes, completion, stopReason };
+    }
+    return run;
   }
 
   /** The results as the model receives them: tool_result blocks, or text in the XML protocol. */
@@ -386,8 +368,21 @@ export function createTask(options: TaskOptions) {
         }
         continue;
       }
-      const { results, notes, completion, stopReason } = await runToolCalls(reply.toolCalls);
+      const { results, notes, completion, condensed, stopReason } = await runToolCalls(reply.toolCalls);
       pending = resultContent(reply.toolCalls, results, notes);
+      condenseOffered = false;
+      if (condensed !== undefined) {
+        // The conversation so far is replaced by the summary; the journal keeps the old records
+        // and marks where the condensed history starts.
+        ui.say({
+          say: "notice",
+          text: `Conversation condensed: ${history.length} messages replaced by a summary.`,
+        });
+        history.length = 0;
+        compactionNext = true;
+        pending = [{ type: "text", text: prompts.condensedHistory(taskText, condensed) }];
+        continue;
+      }
       if (completion !== undefined) {
         appendHistory({ role: "user", content: pending });
         ui.say({ say: "completion_result", text: completion });
@@ -454,6 +449,7 @@ export function createTask(options: TaskOptions) {
     },
     /** Starts the task with the person's text (plus any context blocks, such as environment details). */
     async start(text: string, context: ContentBlock[] = []): Promise<TaskOutcome> {
+      taskText = text;
       ui.say({ say: "task", text });
       const hooked = await promptHooks(["TaskStart", "UserPromptSubmit"], text);
       if (hooked.block) return finish({ status: "failed", code: "stopped_by_hook", message: hooked.block });
@@ -466,6 +462,11 @@ export function createTask(options: TaskOptions) {
       ui.say({ say: "user_message", text });
       mistakes = 0;
       if (controller.signal.aborted) controller = new AbortController();
+      const compact = /^\/compact\b\s*(.*)$/s.exec(text.trim());
+      if (compact && options.condenseTool) {
+        condenseOffered = true;
+        return finish(await loop([{ type: "text", text: prompts.compactRequest(compact[1]!, xmlMode) }]));
+      }
       const hooked = await promptHooks(["UserPromptSubmit"], text);
       if (hooked.block) return finish({ status: "failed", code: "stopped_by_hook", message: hooked.block });
       return finish(

@@ -24,6 +24,7 @@ export interface ToolCallOutcome {
   /** True when the call counts as a mistake (unknown tool, bad arguments, failed tool). */
   mistake: boolean;
   completion?: { result: string };
+  condense?: { summary: string };
   /** Set when a PostToolUse hook asked to stop the task after this turn's results are recorded. */
   stopAfter?: string;
   /** True when the person rejected the call (the rest of the message is skipped). */
@@ -243,6 +244,7 @@ export function createToolExecutor(options: ToolExecutorOptions) {
       result: { type: "tool_result", callId: call.id, content, isError: result.isError || undefined },
       mistake: result.isError === true,
       completion: result.completion,
+      condense: result.condense,
       stopAfter,
     };
   }

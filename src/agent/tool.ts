@@ -27,6 +27,8 @@ export interface ToolResult<D = unknown> {
   details?: D;
   isError?: boolean;
   completion?: { result: string };
+  /** The conversation is to be replaced by this summary (manual compaction, `condense`). */
+  condense?: { summary: string };
 }
 
 /**

@@ -22,6 +22,7 @@ import { bowlineHome, newTaskId, tasksDir } from "./session/paths.js";
 import { createSubagentRunner } from "./subagents.js";
 import { prepareToolOffer } from "./tool-offer.js";
 import { createBrowserActionTool } from "./tools/browser-action.js";
+import { createCondenseTool } from "./tools/condense.js";
 import { createCodingTools } from "./tools/index.js";
 import { createUseSubagentsTool } from "./tools/use-subagents.js";
 import { createWorkspace } from "./workspace.js";
@@ -157,6 +158,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     interactive: options.interactive,
     mode: options.mode,
     focusChain: options.focusChain,
+    condenseTool: createCondenseTool(),
   });
   notice = (text) => task.ui.say({ say: "notice", text });
   for (const warning of prepared.warnings) task.ui.say({ say: "notice", text: warning });

@@ -39,3 +39,18 @@ describe("the file journal", () => {
     expect(readFileSync(join(dir, "api_history.jsonl"), "utf8").trim().split("\n")).toHaveLength(2);
   });
 });
+
+describe("compaction records", () => {
+  it("marks the first message of a condensed history", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "bowline-journal-")), "task");
+    const journal = createFileJournal(dir);
+    journal.appendApi({ role: "user", content: [{ type: "text", text: "old" }] });
+    journal.appendApi({ role: "user", content: [{ type: "text", text: "summary" }] }, { compaction: true });
+    await journal.close();
+    const records = readFileSync(join(dir, "api_history.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(records.map((r) => r.compaction ?? false)).toEqual([false, true]);
+  });
+});

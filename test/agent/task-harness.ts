@@ -7,6 +7,7 @@ import { z } from "zod";
 import { type ApprovalPolicy, createDefaultApprovalPolicy } from "../../src/agent/approval.js";
 import { createTask, type Task } from "../../src/agent/task.js";
 import type { ToolHandler } from "../../src/agent/tool.js";
+import { createCondenseTool } from "../../src/coding/tools/condense.js";
 import { createModelClient } from "../../src/llm/create-client.js";
 import type { Event } from "../../src/protocol/index.js";
 import {
@@ -116,6 +117,8 @@ export interface HarnessOptions {
   retry?: { attempts: number; baseDelayMs: number };
   /** Offer no tools at all (plain chat). */
   noTools?: boolean;
+  /** Give the task the condense tool (manual compaction with `/compact`). */
+  condense?: boolean;
 }
 
 const servers: FakeModelServer[] = [];
@@ -141,6 +144,7 @@ export async function startHarness(
     taskId: "task-1",
     model,
     tools: options.noTools ? [] : createTestTools(log),
+    condenseTool: options.condense ? createCondenseTool() : undefined,
     systemPrompt: "You are under test.",
     policy: options.policy ?? createDefaultApprovalPolicy({ allowAll: false }),
     emit(event) {

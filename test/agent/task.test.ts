@@ -231,3 +231,32 @@ describe("a variant with no tools", () => {
     expect(h.server.requests[0]!.body.tools ?? []).toEqual([]);
   });
 });
+
+describe("/compact and the condense tool", () => {
+  it("offers condense for that turn only, replaces the history with the summary, and goes on", async () => {
+    const h = await startHarness(
+      [
+        { toolCalls: [call("echo", { text: "one" })] },
+        finishTurn("first done"),
+        { toolCalls: [call("condense", { context: "SUMMARY: echoed one; task finished once." })] },
+        finishTurn("after compaction"),
+      ],
+      { condense: true },
+    );
+    expect((await h.task.start("Echo one.")).status).toBe("completed");
+    expect(h.server.requests[0]!.body.tools.map((t: any) => t.name)).not.toContain("condense");
+    const outcome = await h.task.send("/compact keep the echo results");
+    expect(outcome).toEqual({ status: "completed", result: "after compaction" });
+
+    const compactRequest = h.server.requests[2]!.body;
+    expect(compactRequest.tools.map((t: any) => t.name)).toContain("condense");
+    expect(JSON.stringify(compactRequest.messages.at(-1))).toContain("keep the echo results");
+    const after = h.server.requests[3]!.body;
+    expect(after.tools.map((t: any) => t.name)).not.toContain("condense");
+    expect(after.messages).toHaveLength(1);
+    const first = JSON.stringify(after.messages[0]);
+    expect(first).toContain("SUMMARY: echoed one");
+    expect(first).toContain("<task>\\nEcho one.\\n</task>");
+    expect(h.task.history[0]!.role).toBe("user");
+  });
+});
