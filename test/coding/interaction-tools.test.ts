@@ -38,7 +38,10 @@ describe("attempt_completion", () => {
       { result: "Fixed the bug in add().", command: "npm test" },
       createTestToolContext().ctx,
     );
-    expect(result.completion).toEqual({ result: "Fixed the bug in add()." });
+    // The command is offered to the person with the result, never run by the tool.
+    expect(result.completion).toEqual({
+      result: "Fixed the bug in add().\n\nTo see the result, run: npm test",
+    });
     expect(result.details).toEqual({ result: "Fixed the bug in add().", command: "npm test" });
     expect(result.isError).toBeFalsy();
     expect(tool.mutates).toBe(false);

@@ -35,10 +35,15 @@ export function createAttemptCompletionTool(): ToolHandler<AttemptCompletionInpu
     summarize: (input) => `attempt_completion ${oneLine(input.result)}`,
     async execute(input) {
       const details = { result: input.result, ...(input.command ? { command: input.command } : {}) };
+      // The command is offered to the person, not run: showing a result (opening a page,
+      // starting a server) is theirs to choose, and it would otherwise run unapproved.
+      const result = input.command
+        ? `${input.result}\n\nTo see the result, run: ${input.command}`
+        : input.result;
       return {
         content: "The result was presented to the user.",
         details,
-        completion: { result: input.result },
+        completion: { result },
       };
     },
   };
