@@ -76,6 +76,7 @@ const GPT_TOOLS = [
   "new_task",
   "ask_followup_question",
   "plan_mode_respond",
+  "act_mode_respond",
   "attempt_completion",
 ] as const;
 
