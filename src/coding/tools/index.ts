@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import type { ToolHandler } from "../../agent/tool.js";
 import type { IgnoreRules } from "../ignore/index.js";
 import type { Skill } from "../instructions/skills.js";
@@ -49,6 +50,7 @@ export function createCodingTools(options: CodingToolsOptions): ToolHandler[] {
     createListCodeDefinitionNamesTool({ workspace, ignore }),
     createExecuteCommandTool({
       workspace,
+      shell: userShell(),
       defaultTimeoutSeconds: options.commandTimeoutSeconds,
       registry: options.registry,
     }),
@@ -63,4 +65,13 @@ export function createCodingTools(options: CodingToolsOptions): ToolHandler[] {
   ];
   const withNestedRules = createNestedRules(workspace);
   return tools.map((tool) => withNestedRules(ignore ? guardIgnored(tool, ignore, workspace) : tool));
+}
+
+/**
+ * The user's shell when it speaks POSIX sh (bash, zsh, dash, sh), so commands run as they would
+ * in their terminal; otherwise (fish, nushell, none set) the default bash.
+ */
+function userShell(): string | undefined {
+  const shell = process.env.SHELL;
+  return shell && /\/(bash|zsh|dash|sh)$/.test(shell) && existsSync(shell) ? shell : undefined;
 }
