@@ -12,70 +12,49 @@ export interface CodingPromptVariant extends PromptVariant {
 }
 
 /**
- * Tool ids in the order they are offered. Some have no spec yet (list_code_definition_names,
- * browser_action, web_*, MCP, plan_mode_respond, use_skill, use_subagents, new_task,
- * apply_patch): the registry leaves them out until they are registered.
+ * Tool ids in the order they are offered. An id without a registered spec (web_search,
+ * access_mcp_resource; use_mcp_tool without an MCP hub) is simply left out by the registry.
  */
-const GENERIC_TOOLS = [
-  "read_file",
-  "write_to_file",
-  "replace_in_file",
+const EDIT = ["read_file", "write_to_file", "replace_in_file"] as const;
+const EXPLORE_AND_RUN = [
   "list_files",
   "search_files",
   "list_code_definition_names",
   "execute_command",
   "command_output",
   "browser_action",
-  "use_mcp_tool",
-  "access_mcp_resource",
-  "use_skill",
-  "use_subagents",
-  "ask_followup_question",
-  "plan_mode_respond",
+] as const;
+const WEB = ["web_fetch", "web_search"] as const;
+const INTEGRATIONS = ["use_mcp_tool", "access_mcp_resource", "use_skill", "use_subagents"] as const;
+const CONVERSE = ["ask_followup_question", "plan_mode_respond"] as const;
+
+const GENERIC_TOOLS = [
+  ...EDIT,
+  ...EXPLORE_AND_RUN,
+  ...INTEGRATIONS,
+  ...CONVERSE,
   "attempt_completion",
 ] as const;
 
 /** generic + the web tools. */
 const NEXT_GEN_TOOLS = [
-  "read_file",
-  "write_to_file",
-  "replace_in_file",
-  "list_files",
-  "search_files",
-  "list_code_definition_names",
-  "execute_command",
-  "command_output",
-  "browser_action",
-  "web_fetch",
-  "web_search",
-  "use_mcp_tool",
-  "access_mcp_resource",
-  "use_skill",
-  "use_subagents",
-  "ask_followup_question",
-  "plan_mode_respond",
+  ...EDIT,
+  ...EXPLORE_AND_RUN,
+  ...WEB,
+  ...INTEGRATIONS,
+  ...CONVERSE,
   "attempt_completion",
 ] as const;
 
-/** GPT-5 family: next-gen with one `apply_patch` (V4A patches) for all edits, plus new_task. */
+/** GPT-5 family: one `apply_patch` (V4A patches) for all edits, plus new_task and act_mode_respond. */
 const GPT_TOOLS = [
   "read_file",
   "apply_patch",
-  "list_files",
-  "search_files",
-  "list_code_definition_names",
-  "execute_command",
-  "command_output",
-  "browser_action",
-  "web_fetch",
-  "web_search",
-  "use_mcp_tool",
-  "access_mcp_resource",
-  "use_skill",
-  "use_subagents",
+  ...EXPLORE_AND_RUN,
+  ...WEB,
+  ...INTEGRATIONS,
   "new_task",
-  "ask_followup_question",
-  "plan_mode_respond",
+  ...CONVERSE,
   "act_mode_respond",
   "attempt_completion",
 ] as const;
