@@ -4,23 +4,9 @@ import {
   createExecuteCommandTool,
   type ExecuteCommandOptions,
 } from "../../src/coding/tools/execute-command.js";
+import { isRunning } from "../support/process.js";
 import { createTempWorkspace, type TempWorkspace, textOf } from "./temp-workspace.js";
 import { createTestToolContext, type TestToolContext } from "./tool-context.js";
-
-/** True when `pid` no longer runs (gone, or a zombie nobody has reaped yet). */
-function processGone(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
-  } catch {
-    try {
-      process.kill(pid, 0);
-      return false;
-    } catch {
-      return true;
-    }
-  }
-}
 
 async function waitUntil(condition: () => boolean, ms = 3000): Promise<boolean> {
   const deadline = Date.now() + ms;
@@ -103,14 +89,14 @@ describe("execute_command", () => {
     expect(text).toContain("Command timed out after 1s");
     const pid = Number(/child:(\d+)/.exec(text)?.[1]);
     expect(pid).toBeGreaterThan(0);
-    expect(await waitUntil(() => processGone(pid))).toBe(true);
+    expect(await waitUntil(() => !isRunning(pid))).toBe(true);
   });
 
   it("escalates to SIGKILL when the command ignores SIGTERM", async () => {
     const result = await run({ command: "trap '' TERM; sleep 100 & echo child:$!; wait", timeout: 0.5 });
     expect(result.details?.timedOut).toBe(true);
     const pid = Number(/child:(\d+)/.exec(textOf(result.content))?.[1]);
-    expect(await waitUntil(() => processGone(pid))).toBe(true);
+    expect(await waitUntil(() => !isRunning(pid))).toBe(true);
   });
 
   it("stops the command when the task is aborted", async () => {

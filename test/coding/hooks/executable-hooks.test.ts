@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createExecutableHookRunner, defaultHookDirs } from "../../../src/coding/hooks/executable-hooks.js";
+import { isRunning } from "../../support/process.js";
 
 const NODE = process.execPath;
 
@@ -55,24 +56,9 @@ function runner(options: { timeoutMs?: number; killGraceMs?: number } = {}) {
 
 const preToolUse = (input: unknown = { path: "a.ts" }) => ({ taskId: "task-1", tool: "read_file", input });
 
-/** True while `pid` runs (a zombie counts as gone). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
 async function waitUntilGone(pid: number): Promise<boolean> {
   for (let i = 0; i < 100; i++) {
-    if (!isAlive(pid)) return true;
+    if (!isRunning(pid)) return true;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return false;
