@@ -24,6 +24,9 @@ const common = {
     "playwright-core",
     "turndown",
     "unpdf",
+    // The Gemini and Bedrock SDKs are large and load only in their own adapter bundles.
+    "@google/genai",
+    "@aws-sdk/client-bedrock-runtime",
   ],
   define: { BOWLINE_VERSION: JSON.stringify(pkg.version) },
   logLevel: "warning",
@@ -51,11 +54,14 @@ await build({
 const adapters = {
   "./anthropic-messages.js": "llm-anthropic-messages",
   "./openai-chat.js": "llm-openai-chat",
+  "./openai-responses.js": "llm-openai-responses",
+  "./gemini.js": "llm-gemini",
+  "./bedrock-converse.js": "llm-bedrock-converse",
 };
 const adaptersExternal = {
   name: "adapters-external",
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^\.\/(anthropic-messages|openai-chat)\.js$/ }, (args) =>
+    pluginBuild.onResolve({ filter: /^\.\/(anthropic-messages|openai-chat|openai-responses|gemini|bedrock-converse)\.js$/ }, (args) =>
       args.importer.endsWith("create-client.ts")
         ? { path: `./${adapters[args.path]}.cjs`, external: true }
         : undefined,
@@ -68,8 +74,9 @@ await build({
   entryPoints: {
     run: "src/hosts/cli/run.ts",
     demo: "src/hosts/cli/demo.ts",
-    "llm-anthropic-messages": "src/llm/anthropic-messages.ts",
-    "llm-openai-chat": "src/llm/openai-chat.ts",
+    ...Object.fromEntries(
+      Object.entries(adapters).map(([source, bundle]) => [bundle, `src/llm/${source.slice(2, -3)}.ts`]),
+    ),
   },
   plugins: [adaptersExternal],
   // import() becomes require(), so bundles load through the code-cached CommonJS path.

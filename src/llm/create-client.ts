@@ -15,6 +15,18 @@ export async function createModelClient(config: ModelConfig): Promise<ModelClien
       const { createOpenAiChatClient } = await import("./openai-chat.js");
       return createOpenAiChatClient(config);
     }
+    case "openai-responses": {
+      const { createOpenAiResponsesClient } = await import("./openai-responses.js");
+      return createOpenAiResponsesClient(config);
+    }
+    case "gemini": {
+      const { createGeminiClient } = await import("./gemini.js");
+      return createGeminiClient(config);
+    }
+    case "bedrock-converse": {
+      const { createBedrockConverseClient } = await import("./bedrock-converse.js");
+      return createBedrockConverseClient(config);
+    }
     default: {
       const unknown: never = config.wireFormat;
       throw new Error(`Unknown wire format: ${String(unknown)}`);

@@ -3,12 +3,24 @@
  * independent of any one vendor's shapes.
  */
 
-export type WireFormat = "anthropic-messages" | "openai-chat";
+export type WireFormat =
+  | "anthropic-messages"
+  | "openai-chat"
+  | "openai-responses"
+  | "gemini"
+  | "bedrock-converse";
 
 export type TextBlock = { type: "text"; text: string };
 export type ImageBlock = { type: "image"; mediaType: string; data: string };
 /** A tool call made by the assistant. `input` is the parsed JSON object of arguments. */
-export type ToolCallBlock = { type: "tool_call"; id: string; name: string; input: unknown };
+export type ToolCallBlock = {
+  type: "tool_call";
+  id: string;
+  name: string;
+  input: unknown;
+  /** Opaque data a wire format needs back with the call (Gemini thought signature, Responses item id). */
+  signature?: string;
+};
 /** The result of a tool call, sent back in the next user message. */
 export type ToolResultBlock = {
   type: "tool_result";
@@ -16,7 +28,20 @@ export type ToolResultBlock = {
   content: Array<TextBlock | ImageBlock>;
   isError?: boolean;
 };
-export type ReasoningBlock = { type: "reasoning"; text: string; signature?: string };
+/**
+ * The model's reasoning. `signature` (Anthropic, Bedrock, Gemini thought signatures) and
+ * `encrypted` (OpenAI Responses encrypted reasoning items, with their item id in `id`) are opaque
+ * and only sent back to the wire format that produced them.
+ */
+export type ReasoningBlock = {
+  type: "reasoning";
+  text: string;
+  signature?: string;
+  /** Anthropic redacted thinking: the opaque data of a block whose text is hidden. */
+  redacted?: string;
+  id?: string;
+  encrypted?: string;
+};
 
 export type ContentBlock = TextBlock | ImageBlock | ToolCallBlock | ToolResultBlock | ReasoningBlock;
 
@@ -62,10 +87,18 @@ export type LlmEvent =
   | { type: "text_delta"; text: string }
   /**
    * `signature` (Anthropic) arrives once at the end of a reasoning block; keep it with the block's
-   * text so the block can be sent back in later requests.
+   * text so the block can be sent back in later requests. `redacted`, `id` and `encrypted` carry
+   * the other opaque parts of a reasoning block (see `ReasoningBlock`).
    */
-  | { type: "reasoning_delta"; text: string; signature?: string }
-  | { type: "tool_call_start"; id: string; name: string }
+  | {
+      type: "reasoning_delta";
+      text: string;
+      signature?: string;
+      redacted?: string;
+      id?: string;
+      encrypted?: string;
+    }
+  | { type: "tool_call_start"; id: string; name: string; signature?: string }
   | { type: "tool_call_delta"; id: string; argumentsDelta: string }
   | {
       type: "tool_call_end";
@@ -74,18 +107,53 @@ export type LlmEvent =
       input: unknown;
       rawArguments: string;
       parseError?: string;
+      /** Opaque data to send back with the call (see `ToolCallBlock.signature`). */
+      signature?: string;
     }
   | { type: "usage"; usage: LlmUsage }
   | { type: "done"; stopReason: StopReason }
   | { type: "error"; message: string; retryable: boolean; status?: number };
 
+/** Ways a server departs from its wire format, from the provider preset. */
+export interface WireQuirks {
+  /** The server rejects `strict` on tool schemas. */
+  noStrict?: boolean;
+  /** The server rejects `parallel_tool_calls` or can only make one call a turn. */
+  noParallelToolCalls?: boolean;
+  /** The field of a streamed delta that carries reasoning text (OpenAI-compatible servers). */
+  reasoningField?: string;
+  /** The server does not support `stream_options.include_usage`. */
+  noStreamUsage?: boolean;
+  /** The name of the reply-length field (`max_tokens` for older servers). */
+  maxTokensField?: "max_tokens" | "max_completion_tokens";
+}
+
+export interface ReasoningConfig {
+  /** Thinking budget in tokens (Anthropic, Bedrock, Gemini). 0 turns thinking off. */
+  budgetTokens?: number;
+  /** Reasoning effort (OpenAI reasoning models). */
+  effort?: "minimal" | "low" | "medium" | "high";
+}
+
 export interface ModelConfig {
-  /** The name the person chose: `anthropic`, `openai`, or a compatible server. */
+  /** The name the person chose: `anthropic`, `openai`, a preset, or a compatible server. */
   provider: string;
   wireFormat: WireFormat;
   model: string;
+  /** Empty for Bedrock, which signs requests with AWS credentials from the standard chain. */
   apiKey: string;
   baseUrl?: string;
+  /** AWS region (Bedrock). */
+  region?: string;
+  quirks?: WireQuirks;
+  reasoning?: ReasoningConfig;
+  /** Extra HTTP headers sent with every request (e.g. OpenRouter's attribution headers). */
+  headers?: Record<string, string>;
+  /**
+   * The fetch the SDK uses. Record and replay wrap it; every adapter must pass it to its SDK
+   * when set.
+   */
+  fetch?: typeof globalThis.fetch;
   maxOutputTokens?: number;
   /** Retries the SDK makes before the first byte of a reply arrives (default 2). */
   maxRetries?: number;

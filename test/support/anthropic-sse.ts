@@ -9,6 +9,7 @@ import {
   type TurnContext,
   toolArgumentsText,
 } from "./fake-model-script.js";
+import type { WireCodec } from "./wire-codec.js";
 
 function frame(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -102,3 +103,16 @@ export function anthropicErrorBody(status: number, message: string, requestId: s
   const type = errorTypes[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");
   return { type: "error", error: { type, message }, request_id: requestId };
 }
+
+export const anthropicCodec: WireCodec = {
+  format: "anthropic-messages",
+  streamContentType: "text/event-stream; charset=utf-8",
+  matches: (path) => path === "/v1/messages",
+  modelOf: (_path, body) => (typeof body?.model === "string" ? body.model : undefined),
+  isStreaming: (_path, _query, body) => body?.stream === true,
+  frames: (turn, context) => anthropicFrames(turn, context),
+  errorResponse(status, message, requestNumber) {
+    const requestId = `req_fake_${requestNumber}`;
+    return { body: anthropicErrorBody(status, message, requestId), headers: { "request-id": requestId } };
+  },
+};

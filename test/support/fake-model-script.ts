@@ -34,7 +34,12 @@ export type ScriptedTurn = {
   chunkDelayMs?: number;
 };
 
-export type WireFormatName = "anthropic-messages" | "openai-chat";
+export type WireFormatName =
+  | "anthropic-messages"
+  | "openai-chat"
+  | "openai-responses"
+  | "gemini"
+  | "bedrock-converse";
 
 export type RecordedRequest = {
   format: WireFormatName;

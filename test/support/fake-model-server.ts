@@ -5,9 +5,9 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { anthropicErrorBody, anthropicFrames } from "./anthropic-sse.js";
-import type { RecordedRequest, ScriptedTurn, TurnContext, WireFormatName } from "./fake-model-script.js";
-import { openAiChatFrames, openAiErrorBody } from "./openai-chat-sse.js";
+import type { RecordedRequest, ScriptedTurn, TurnContext } from "./fake-model-script.js";
+import type { WireCodec } from "./wire-codec.js";
+import { WIRE_CODECS } from "./wire-codecs.js";
 
 export type { RecordedRequest, ScriptedToolCall, ScriptedTurn } from "./fake-model-script.js";
 
@@ -27,11 +27,6 @@ export interface FakeModelServer {
   close(): Promise<void>;
 }
 
-const routes: Record<string, WireFormatName> = {
-  "/v1/messages": "anthropic-messages",
-  "/v1/chat/completions": "openai-chat",
-};
-
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -46,16 +41,12 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(JSON.stringify(body));
 }
 
-function sendError(res: ServerResponse, format: WireFormatName, status: number, message: string, n: number) {
-  if (format === "anthropic-messages") {
-    const requestId = `req_fake_${n}`;
-    sendJson(res, status, anthropicErrorBody(status, message, requestId), { "request-id": requestId });
-  } else {
-    sendJson(res, status, openAiErrorBody(status, message), { "x-request-id": `req_fake_${n}` });
-  }
+function sendError(res: ServerResponse, codec: WireCodec, status: number, message: string, n: number) {
+  const error = codec.errorResponse(status, message, n);
+  sendJson(res, status, error.body, error.headers);
 }
 
-function writeFrame(res: ServerResponse, frame: string): Promise<void> {
+function writeFrame(res: ServerResponse, frame: string | Uint8Array): Promise<void> {
   return new Promise((resolve) => {
     res.write(frame, () => resolve());
   });
@@ -67,12 +58,17 @@ const preciseNow = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Streams the frames, honouring the turn's chunk delay and drop fault; stops if the client leaves. */
-async function streamFrames(res: ServerResponse, frames: string[], turn: ScriptedTurn): Promise<void> {
+async function streamFrames(
+  res: ServerResponse,
+  frames: Array<string | Uint8Array>,
+  turn: ScriptedTurn,
+  contentType: string,
+): Promise<void> {
   let clientGone = false;
   res.on("close", () => {
     clientGone = true;
   });
-  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
+  res.writeHead(200, { "content-type": contentType, "cache-control": "no-cache" });
   res.flushHeaders();
   const dropAfter = turn.fault?.kind === "drop" ? turn.fault.afterChunks : undefined;
   for (const [i, frame] of frames.entries()) {
@@ -105,22 +101,23 @@ export function startFakeModelServer(options: FakeModelServerOptions): Promise<F
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? "/").split("?")[0] ?? "/";
-    const format = req.method === "POST" ? routes[path] : undefined;
-    if (!format) {
+    const [path = "/", queryText = ""] = (req.url ?? "/").split("?");
+    const codec = req.method === "POST" ? WIRE_CODECS.find((c) => c.matches(path)) : undefined;
+    if (!codec) {
       sendJson(res, 404, {
         type: "error",
         error: { type: "not_found_error", message: `fake model: no route for ${req.method} ${path}` },
       });
       return;
     }
+    const format = codec.format;
     const raw = await readBody(req);
     const number = requests.length + 1;
     let body: any;
     try {
       body = JSON.parse(raw);
     } catch {
-      sendError(res, format, 400, "fake model: request body is not valid JSON", number);
+      sendError(res, codec, 400, "fake model: request body is not valid JSON", number);
       return;
     }
     const request: RecordedRequest = { format, path, headers: req.headers, body, receivedAt: preciseNow() };
@@ -129,32 +126,29 @@ export function startFakeModelServer(options: FakeModelServerOptions): Promise<F
 
     const turn = nextTurn(request, number - 1);
     if (!turn) {
-      sendError(res, format, 500, `fake model: script exhausted after ${turnsPlayed} turns`, number);
+      sendError(res, codec, 500, `fake model: script exhausted after ${turnsPlayed} turns`, number);
       return;
     }
     turnsPlayed++;
     if (turn.fault?.kind === "hang") return;
     if (turn.fault?.kind === "http") {
       const message = turn.fault.message ?? `fake model: scripted HTTP ${turn.fault.status}`;
-      sendError(res, format, turn.fault.status, message, number);
+      sendError(res, codec, turn.fault.status, message, number);
       return;
     }
-    if (body?.stream !== true) {
-      sendError(res, format, 400, "fake model: only streaming requests are supported", number);
+    if (!codec.isStreaming(path, new URLSearchParams(queryText), body)) {
+      sendError(res, codec, 400, "fake model: only streaming requests are supported", number);
       return;
     }
     const context: TurnContext = {
       requestNumber: number,
-      model: typeof body.model === "string" ? body.model : "fake-model",
+      model: codec.modelOf(path, body) ?? "fake-model",
       chunkSize,
       defaultInputTokens: Math.max(1, Math.ceil(raw.length / 4)),
       nextToolCallNumber: () => ++toolCallNumber,
     };
-    const frames =
-      format === "anthropic-messages"
-        ? anthropicFrames(turn, context)
-        : openAiChatFrames(turn, context, { includeUsage: body.stream_options?.include_usage === true });
-    await streamFrames(res, frames, turn);
+    const frames = codec.frames(turn, context, body);
+    await streamFrames(res, frames, turn, codec.streamContentType);
     request.respondedAt = preciseNow();
   }
 

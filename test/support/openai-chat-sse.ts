@@ -9,6 +9,7 @@ import {
   type TurnContext,
   toolArgumentsText,
 } from "./fake-model-script.js";
+import type { WireCodec } from "./wire-codec.js";
 
 export interface OpenAiChatStreamOptions {
   /** The request asked for `stream_options.include_usage`. */
@@ -100,3 +101,17 @@ export function openAiErrorBody(status: number, message: string): unknown {
   };
   return { error: { message, type: shape.type, param: null, code: shape.code } };
 }
+
+export const openAiChatCodec: WireCodec = {
+  format: "openai-chat",
+  streamContentType: "text/event-stream; charset=utf-8",
+  matches: (path) => path === "/v1/chat/completions",
+  modelOf: (_path, body) => (typeof body?.model === "string" ? body.model : undefined),
+  isStreaming: (_path, _query, body) => body?.stream === true,
+  frames: (turn, context, body) =>
+    openAiChatFrames(turn, context, { includeUsage: body?.stream_options?.include_usage === true }),
+  errorResponse: (status, message, requestNumber) => ({
+    body: openAiErrorBody(status, message),
+    headers: { "x-request-id": `req_fake_${requestNumber}` },
+  }),
+};

@@ -17,6 +17,9 @@ export interface VariantSelection {
 const NATIVE_TOOL_CALLS: Readonly<Record<WireFormat, boolean>> = {
   "anthropic-messages": true,
   "openai-chat": true,
+  "openai-responses": true,
+  gemini: true,
+  "bedrock-converse": true,
 };
 
 /**
