@@ -9,5 +9,7 @@ export function sdkClientOptions(config: ModelConfig) {
     // Failures reach the caller as error events; the SDK must not write to the terminal.
     logLevel: "off" as const,
     ...(config.timeoutMs !== undefined ? { timeout: config.timeoutMs } : {}),
+    ...(config.fetch ? { fetch: config.fetch } : {}),
+    ...(config.headers ? { defaultHeaders: config.headers } : {}),
   };
 }

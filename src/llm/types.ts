@@ -76,6 +76,26 @@ export interface LlmUsage {
   cacheWriteTokens: number;
 }
 
+/** US dollars per million tokens, by kind of token (see `LlmUsage`). */
+export interface ModelPrices {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+/** What Bowline knows of a model: from the catalogue, or safe defaults for an unknown one. */
+export interface ModelInfo {
+  contextWindow: number;
+  maxOutputTokens: number;
+  supportsImages: boolean;
+  supportsNativeTools: boolean;
+  supportsReasoning?: boolean;
+  prices?: ModelPrices;
+  /** The prompt variant that fits the model best, when the catalogue knows one. */
+  promptVariant?: string;
+}
+
 export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "aborted" | "other";
 
 /**
