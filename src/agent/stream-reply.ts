@@ -1,4 +1,4 @@
-import type { ContentBlock, LlmEvent, LlmUsage, StopReason } from "../llm/types.js";
+import type { ContentBlock, LlmEvent, LlmUsage, ReasoningBlock, StopReason } from "../llm/types.js";
 import type { Say, UiMessage } from "../protocol/index.js";
 import type { ToolCallRequest } from "./tool-executor.js";
 import type { UiMessageLog } from "./ui-messages.js";
@@ -10,7 +10,7 @@ export interface AssistantReply {
   toolCalls: ToolCallRequest[];
   usage?: LlmUsage;
   stopReason: StopReason;
-  error?: { message: string; retryable: boolean; status?: number };
+  error?: Omit<Extract<LlmEvent, { type: "error" }>, "type">;
   /** True when any text, reasoning or tool call arrived before the stream ended. */
   receivedAnything: boolean;
   /** Ids of the UI messages this reply created (text and reasoning). */
@@ -46,7 +46,14 @@ export async function streamReply(
     uiMessageIds: [],
   };
   let live:
-    | { kind: "text" | "reasoning"; text: string; message: UiMessage; emittedAt: number; signature?: string }
+    | {
+        kind: "text" | "reasoning";
+        text: string;
+        message: UiMessage;
+        emittedAt: number;
+        /** The opaque parts of a reasoning block (signature, item id, encrypted content). */
+        opaque?: Omit<ReasoningBlock, "type" | "text">;
+      }
     | undefined;
 
   const finishLive = () => {
@@ -55,7 +62,7 @@ export async function streamReply(
     // XML protocol: the history keeps the raw text (with its XML), added at the end.
     if (live.kind === "text") {
       if (!xml) reply.content.push({ type: "text", text: live.text });
-    } else reply.content.push({ type: "reasoning", text: live.text, signature: live.signature });
+    } else reply.content.push({ type: "reasoning", text: live.text, ...live.opaque });
     live = undefined;
   };
   const grow = (kind: "text" | "reasoning", delta: string) => {
@@ -97,10 +104,26 @@ export async function streamReply(
             onXml(xml.parser.push(event.text));
           } else grow("text", event.text);
           break;
-        case "reasoning_delta":
-          grow("reasoning", event.text);
-          if (event.signature && live) live.signature = event.signature;
+        case "reasoning_delta": {
+          const { type: _, text, ...opaque } = event;
+          if (opaque.redacted !== undefined) {
+            // Redacted thinking is a block of its own, with no text to show.
+            reply.receivedAnything = true;
+            finishLive();
+            reply.content.push({ type: "reasoning", text: "", ...opaque });
+            break;
+          }
+          if (text === "" && Object.keys(opaque).length > 0 && live?.kind !== "reasoning") {
+            // Opaque reasoning with no summary text (e.g. encrypted reasoning items).
+            reply.receivedAnything = true;
+            finishLive();
+            reply.content.push({ type: "reasoning", text: "", ...opaque });
+            break;
+          }
+          grow("reasoning", text);
+          if (live && Object.keys(opaque).length > 0) live.opaque = { ...live.opaque, ...opaque };
           break;
+        }
         case "tool_call_start":
           reply.receivedAnything = true;
           finishLive();
@@ -116,7 +139,13 @@ export async function streamReply(
             input: event.input,
             parseError: event.parseError,
           });
-          reply.content.push({ type: "tool_call", id: event.id, name: event.name, input: event.input ?? {} });
+          reply.content.push({
+            type: "tool_call",
+            id: event.id,
+            name: event.name,
+            input: event.input ?? {},
+            ...(event.signature !== undefined ? { signature: event.signature } : {}),
+          });
           break;
         case "usage":
           reply.usage = event.usage;
@@ -125,7 +154,7 @@ export async function streamReply(
           reply.stopReason = event.stopReason;
           break;
         case "error":
-          reply.error = { message: event.message, retryable: event.retryable, status: event.status };
+          reply.error = { ...event };
           break;
       }
     }

@@ -4,20 +4,24 @@ import type {
   LlmToolDefinition,
   LlmUsage,
   ModelClient,
+  ModelPrices,
   ToolResultBlock,
 } from "../llm/types.js";
 import type { Ask, ErrorCode, Event, TaskStatus } from "../protocol/index.js";
 import type { ApprovalAnswer, ApprovalPolicy } from "./approval.js";
+import { truncatedHistory } from "./context-window.js";
 import { createFocusChain } from "./focus-chain.js";
+import { DEFAULT_STREAM_IDLE_TIMEOUT_MS, withIdleTimeout } from "./idle-timeout.js";
 import type { SessionJournal } from "./journal.js";
 import type { Coordinator } from "./pipeline/coordinator.js";
 import type { HookRunner } from "./pipeline/hooks.js";
 import { createLoopDetector } from "./pipeline/loop-detection.js";
+import { DEFAULT_RETRY, type RetryPolicy, retryCountdown, retryDelayMs } from "./retry.js";
 import { type AssistantReply, streamReply } from "./stream-reply.js";
 import { runPromptHooks } from "./task-hooks.js";
 import * as prompts from "./task-prompts.js";
 import { runReplyToolCalls } from "./task-tool-calls.js";
-import { addUsage, linkedSignal, sleep, ZERO_USAGE } from "./task-util.js";
+import { addUsage, linkedSignal, type PricedUsage, withCost, ZERO_USAGE } from "./task-util.js";
 import type { ToolHandler } from "./tool.js";
 import { toLlmToolDefinitions } from "./tool-definitions.js";
 import { createToolExecutor, type ToolCallRequest } from "./tool-executor.js";
@@ -42,7 +46,11 @@ export interface TaskOptions {
   interactive: boolean;
   maxConsecutiveMistakes?: number;
   /** Retries of a failed request (retryable errors only), with exponential back-off. */
-  retry?: { attempts: number; baseDelayMs: number };
+  retry?: RetryPolicy;
+  /** A stream silent this long is abandoned and retried (default five minutes). */
+  streamIdleTimeoutMs?: number;
+  /** The model's prices, to report the cost of each request and of the task. */
+  prices?: ModelPrices;
   /** Plan mode refuses edits and mutating commands; act mode (default) runs them. */
   mode?: TaskMode;
   /** Routes names to handlers; default: one built from `tools`. */
@@ -76,7 +84,7 @@ export type AskAnswer = { response: "approve" | "deny" | "message"; text?: strin
  */
 export function createTask(options: TaskOptions) {
   const maxMistakes = options.maxConsecutiveMistakes ?? 3;
-  const retry = options.retry ?? { attempts: 2, baseDelayMs: 1000 };
+  const retry = options.retry ?? DEFAULT_RETRY;
   const history: LlmMessage[] = [];
   const ui: UiMessageLog = createUiMessageLog(options.emit, options.journal);
   const coordinator =
@@ -97,7 +105,7 @@ export function createTask(options: TaskOptions) {
   const pendingAsks = new Map<string, (answer: AskAnswer) => void>();
   /** Aborts the current run; replaced when `send` continues an aborted task. */
   let controller = new AbortController();
-  const usage: LlmUsage = { ...ZERO_USAGE };
+  const usage: PricedUsage = { ...ZERO_USAGE };
   let status: TaskStatus = "idle";
   let mode: TaskMode = options.mode ?? "act";
   let turns = 0;
@@ -189,38 +197,80 @@ export function createTask(options: TaskOptions) {
   });
 
   async function requestReply(): Promise<AssistantReply> {
+    let overflowHandled = false;
     for (let attempt = 0; ; attempt++) {
-      const started = Date.now();
-      const row = ui.say({ say: "api_request", index: turns }, true);
-      const request = linkedSignal(controller.signal);
-      const events = options.model.stream(
-        {
-          system: options.systemPrompt,
-          messages: history,
-          tools: toolOffer.protocol === "native" ? withCondense(toolOffer.definitions()) : [],
-        },
-        request.signal,
-      );
-      const reply = await streamReply(events, ui, xmlReplyOptions());
-      request.unlink();
-      if (reply.usage) addUsage(usage, reply.usage);
-      ui.update(row, {
-        say: "api_request",
-        index: turns,
-        usage: reply.usage,
-        durationMs: Date.now() - started,
-      });
-      const canRetry = reply.error?.retryable && attempt < retry.attempts && !controller.signal.aborted;
-      if (!reply.error || !canRetry) return reply;
+      const reply = await requestOnce();
+      const error = reply.error;
+      if (!error || controller.signal.aborted) return reply;
+      if (error.kind === "context_overflow" && !overflowHandled && shortenHistory()) {
+        // One retry with a shorter history; a second overflow is reported.
+        overflowHandled = true;
+        for (const id of reply.uiMessageIds) ui.discard(id);
+        attempt--;
+        continue;
+      }
+      const delay =
+        error.retryable && attempt < retry.attempts
+          ? retryDelayMs(retry, attempt, error.retryAfterMs)
+          : undefined;
+      if (delay === undefined) return reply;
       // The partial reply is dropped from the history; hide what it showed, too.
       for (const id of reply.uiMessageIds) ui.discard(id);
-      const delay = retry.baseDelayMs * 2 ** attempt;
-      ui.say({
-        say: "notice",
-        text: `Model request failed (${reply.error.message}); retrying in ${delay / 1000}s.`,
-      });
-      await sleep(delay, controller.signal);
+      await retryCountdown(
+        ui,
+        { attempt: attempt + 1, attempts: retry.attempts, message: error.message, status: error.status },
+        delay,
+        controller.signal,
+      );
     }
+  }
+
+  /** One model request, streamed; its usage (and cost) is added to the task's. */
+  async function requestOnce(): Promise<AssistantReply> {
+    const started = Date.now();
+    const row = ui.say({ say: "api_request", index: turns }, true);
+    const request = linkedSignal(controller.signal);
+    const events = options.model.stream(
+      {
+        system: options.systemPrompt,
+        messages: history,
+        tools: toolOffer.protocol === "native" ? withCondense(toolOffer.definitions()) : [],
+      },
+      request.signal,
+    );
+    const reply = await streamReply(
+      withIdleTimeout(events, options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS, request.abort),
+      ui,
+      xmlReplyOptions(),
+    );
+    request.unlink();
+    const turnUsage = reply.usage ? withCost(reply.usage, options.prices) : undefined;
+    if (turnUsage) addUsage(usage, turnUsage);
+    ui.update(row, { say: "api_request", index: turns, usage: turnUsage, durationMs: Date.now() - started });
+    return reply;
+  }
+
+  /**
+   * The context manager's last resort when a request overflowed the context window: drops the
+   * older half of the turns (the journal records the shortened history as a compaction).
+   */
+  function shortenHistory(): boolean {
+    const kept = truncatedHistory(history);
+    if (!kept) return false;
+    const dropped = history.length - kept.length;
+    const first = kept[0]!;
+    kept[0] = {
+      ...first,
+      content: [...first.content, { type: "text", text: prompts.historyTruncated(dropped) }],
+    };
+    history.length = 0;
+    compactionNext = true;
+    for (const message of kept) appendHistory(message);
+    ui.say({
+      say: "notice",
+      text: `The conversation was too long for the model's context window: ${dropped} older messages were removed.`,
+    });
+    return true;
   }
 
   function offersNoTools(): boolean {

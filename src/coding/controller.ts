@@ -1,9 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ApprovalPolicy } from "../agent/approval.js";
+import type { RetryPolicy } from "../agent/retry.js";
 import { createTask, type Task, type TaskOutcome } from "../agent/task.js";
 import { createModelClient } from "../llm/create-client.js";
-import type { ModelClient, ModelConfig } from "../llm/types.js";
+import type { ModelClient, ModelConfig, ModelInfo } from "../llm/types.js";
 import type { Command, Event } from "../protocol/index.js";
 import { approvalSettingsFiles, loadApprovalSettings } from "./approvals/approval-settings.js";
 import { checkReadOnlyCommand } from "./approvals/read-only-command.js";
@@ -53,6 +54,12 @@ export interface TaskSessionOptions {
   yolo?: boolean;
   /** Connected MCP servers (the hub arrives with the MCP issue; tests pass a double). */
   mcpHub?: McpHub;
+  /** What the catalogue knows of the model (prices for costs, image support). */
+  modelInfo?: ModelInfo;
+  /** Retries of failed model requests (default: DEFAULT_RETRY). */
+  retry?: RetryPolicy;
+  /** A model stream silent this long is abandoned and retried. */
+  streamIdleTimeoutMs?: number;
 }
 
 export interface TaskSession {
@@ -105,7 +112,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
       skills,
       registry,
       ignore: createIgnoreRules(workspace.root),
-      supportsImages: takesImages(model.config),
+      supportsImages: options.modelInfo?.supportsImages ?? takesImages(model.config),
     }),
     ...(browser ? [browser] : []),
   ];
@@ -136,7 +143,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     browserAvailable: browser !== undefined,
     agents: discoverAgents(home, workspace.root),
     runSubagent,
-    supportsImages: takesImages(model.config),
+    supportsImages: options.modelInfo?.supportsImages ?? takesImages(model.config),
     mcpHub: options.mcpHub,
   });
   const task = createTask({
@@ -159,6 +166,9 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     mode: options.mode,
     focusChain: options.focusChain,
     condenseTool: createCondenseTool(),
+    retry: options.retry,
+    streamIdleTimeoutMs: options.streamIdleTimeoutMs,
+    prices: options.modelInfo?.prices,
   });
   notice = (text) => task.ui.say({ say: "notice", text });
   for (const warning of prepared.warnings) task.ui.say({ say: "notice", text: warning });

@@ -25,6 +25,37 @@ export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
+/** `retry-after-ms` or `retry-after` (seconds or an HTTP date) from an SDK error's headers. */
+export function retryAfterMsOf(error: unknown, now = Date.now()): number | undefined {
+  const headers = field(error, "headers");
+  const get = (name: string): string | undefined => {
+    if (headers && typeof (headers as Headers).get === "function") {
+      return (headers as Headers).get(name) ?? undefined;
+    }
+    return asString(field(headers, name));
+  };
+  const ms = Number(get("retry-after-ms"));
+  if (Number.isFinite(ms) && ms >= 0 && get("retry-after-ms") !== undefined) return ms;
+  const after = get("retry-after");
+  if (after === undefined) return undefined;
+  const seconds = Number(after);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(after);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+const CONTEXT_OVERFLOW =
+  /prompt is too long|context[ _-]length|context window|maximum context|input is too long|too many (input )?tokens|exceeds? the (maximum|context|token)|token limit|input token count/i;
+
+/** What kind of failure a status and message describe, where the agent treats it specially. */
+export function errorKindOf(status: number | undefined, text: string): LlmErrorEvent["kind"] {
+  if (status === 401 || status === 403) return "auth";
+  if ((status === undefined || status === 400 || status === 413) && CONTEXT_OVERFLOW.test(text)) {
+    return "context_overflow";
+  }
+  return undefined;
+}
+
 /** The provider's own wording: Anthropic bodies nest it under `error`, OpenAI SDKs unwrap one level. */
 function providerMessage(error: unknown): string | undefined {
   const body = field(error, "error");
@@ -65,11 +96,16 @@ export function toErrorEvent(error: unknown, provider: string, secrets: readonly
   const status = field(error, "status");
   if (typeof status === "number") {
     const detail = providerMessage(error) ?? causeChain(error);
+    const code = asString(field(field(error, "error"), "code")) ?? "";
+    const kind = errorKindOf(status, `${detail} ${code}`);
+    const retryAfterMs = retryAfterMsOf(error);
     return {
       type: "error",
       message: redactSecrets(`${provider} request failed with HTTP ${status}: ${detail}`, secrets),
-      retryable: isRetryableStatus(status),
+      retryable: isRetryableStatus(status) && kind === undefined,
       status,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      ...(kind ? { kind } : {}),
     };
   }
   const errorType = providerErrorType(error);

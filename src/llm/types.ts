@@ -132,7 +132,19 @@ export type LlmEvent =
     }
   | { type: "usage"; usage: LlmUsage }
   | { type: "done"; stopReason: StopReason }
-  | { type: "error"; message: string; retryable: boolean; status?: number };
+  | {
+      type: "error";
+      message: string;
+      retryable: boolean;
+      status?: number;
+      /** How long the provider asked us to wait (`retry-after`), in milliseconds. */
+      retryAfterMs?: number;
+      /**
+       * `auth`: the key or credentials were refused (never retried). `context_overflow`: the
+       * request was too long for the model's context window (the agent shortens the history).
+       */
+      kind?: "auth" | "context_overflow";
+    };
 
 /** Ways a server departs from its wire format, from the provider preset. */
 export interface WireQuirks {

@@ -6,6 +6,8 @@ export const UsageSchema = z.object({
   outputTokens: z.number(),
   cacheReadTokens: z.number(),
   cacheWriteTokens: z.number(),
+  /** US dollars, when the model's prices are known. */
+  costUsd: z.optional(z.number()),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
@@ -38,6 +40,19 @@ export const SaySchema = z.discriminatedUnion("say", [
     durationMs: z.optional(z.number()),
   }),
   z.object({ say: z.literal("notice"), text: z.string() }),
+  /**
+   * A failed model request about to be retried; `secondsLeft` counts down (the message is
+   * updated once a second while partial).
+   */
+  z.object({
+    say: z.literal("api_retry"),
+    attempt: z.number(),
+    attempts: z.number(),
+    message: z.string(),
+    status: z.optional(z.number()),
+    delayMs: z.number(),
+    secondsLeft: z.number(),
+  }),
   /** The model's task checklist (focus chain), as it last sent it. */
   z.object({ say: z.literal("task_progress"), text: z.string() }),
   z.object({ say: z.literal("error"), message: z.string(), code: z.optional(z.string()) }),

@@ -5,10 +5,12 @@
  */
 import { z } from "zod";
 import { type ApprovalPolicy, createDefaultApprovalPolicy } from "../../src/agent/approval.js";
+import type { RetryPolicy } from "../../src/agent/retry.js";
 import { createTask, type Task } from "../../src/agent/task.js";
 import type { ToolHandler } from "../../src/agent/tool.js";
 import { createCondenseTool } from "../../src/coding/tools/condense.js";
 import { createModelClient } from "../../src/llm/create-client.js";
+import type { ModelPrices } from "../../src/llm/types.js";
 import type { Event } from "../../src/protocol/index.js";
 import {
   type FakeModelServer,
@@ -114,11 +116,13 @@ export interface HarnessOptions {
   interactive?: boolean;
   policy?: ApprovalPolicy;
   maxConsecutiveMistakes?: number;
-  retry?: { attempts: number; baseDelayMs: number };
+  retry?: RetryPolicy;
   /** Offer no tools at all (plain chat). */
   noTools?: boolean;
   /** Give the task the condense tool (manual compaction with `/compact`). */
   condense?: boolean;
+  streamIdleTimeoutMs?: number;
+  prices?: ModelPrices;
 }
 
 const servers: FakeModelServer[] = [];
@@ -153,7 +157,9 @@ export async function startHarness(
     },
     interactive: options.interactive ?? false,
     maxConsecutiveMistakes: options.maxConsecutiveMistakes,
-    retry: options.retry ?? { attempts: 2, baseDelayMs: 1 },
+    retry: options.retry ?? { attempts: 2, baseDelayMs: 1, maxDelayMs: 1000 },
+    streamIdleTimeoutMs: options.streamIdleTimeoutMs,
+    prices: options.prices,
   });
   const nextEvent = (match: (event: Event) => boolean, timeoutMs = 5000) =>
     new Promise<Event>((resolve, reject) => {

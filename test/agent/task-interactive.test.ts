@@ -248,7 +248,7 @@ describe("retries", () => {
     const h = await startHarness(
       [{ fault: { kind: "http", status: 503 } }, { fault: { kind: "drop", afterChunks: 3 } }, finishTurn()],
       {
-        retry: { attempts: 2, baseDelayMs: 50 },
+        retry: { attempts: 2, baseDelayMs: 50, maxDelayMs: 1000 },
       },
     );
     const outcome = await h.task.start("Go.");
@@ -280,7 +280,7 @@ describe("retries", () => {
             ? { fault: { kind: "http", status: 503 } }
             : { toolCalls: [call("echo", { text: `${index}` })] };
         },
-        { retry: { attempts: 2, baseDelayMs: 1 } },
+        { retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1000 } },
       );
       expect(await h.task.start("Go.")).toMatchObject({ status: "completed" });
       expect(h.server.requests.length).toBe(turns * 2 + 1);

@@ -23,12 +23,20 @@ export type ScriptedTurn = {
     cacheWriteTokens?: number;
   };
   /**
-   * Faults: respond with an HTTP error status and a provider-shaped error body, drop the
-   * connection after `afterChunks` stream chunks, or hang (never respond).
+   * Faults:
+   * - `http`: an HTTP error status with a provider-shaped error body (and `retry-after` seconds);
+   * - `reset`: the connection is reset before any response;
+   * - `drop`: the connection is reset after `afterChunks` stream chunks;
+   * - `truncate`: the stream ends cleanly after `afterChunks` chunks, without its end marker;
+   * - `stall`: after `afterChunks` chunks nothing more is sent, the connection stays open;
+   * - `hang`: no response at all.
    */
   fault?:
-    | { kind: "http"; status: number; message?: string }
+    | { kind: "http"; status: number; message?: string; retryAfterSeconds?: number }
+    | { kind: "reset" }
     | { kind: "drop"; afterChunks: number }
+    | { kind: "truncate"; afterChunks: number }
+    | { kind: "stall"; afterChunks: number }
     | { kind: "hang" };
   /** Delay between stream chunks in milliseconds (default 0). */
   chunkDelayMs?: number;

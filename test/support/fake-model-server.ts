@@ -41,9 +41,16 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(JSON.stringify(body));
 }
 
-function sendError(res: ServerResponse, codec: WireCodec, status: number, message: string, n: number) {
+function sendError(
+  res: ServerResponse,
+  codec: WireCodec,
+  status: number,
+  message: string,
+  n: number,
+  headers: Record<string, string> = {},
+) {
   const error = codec.errorResponse(status, message, n);
-  sendJson(res, status, error.body, error.headers);
+  sendJson(res, status, error.body, { ...error.headers, ...headers });
 }
 
 function writeFrame(res: ServerResponse, frame: string | Uint8Array): Promise<void> {
@@ -70,17 +77,22 @@ async function streamFrames(
   });
   res.writeHead(200, { "content-type": contentType, "cache-control": "no-cache" });
   res.flushHeaders();
-  const dropAfter = turn.fault?.kind === "drop" ? turn.fault.afterChunks : undefined;
+  const fault = turn.fault;
+  const cutAfter =
+    fault?.kind === "drop" || fault?.kind === "truncate" || fault?.kind === "stall"
+      ? fault.afterChunks
+      : undefined;
   for (const [i, frame] of frames.entries()) {
-    if (clientGone || i === dropAfter) break;
+    if (clientGone || i === cutAfter) break;
     if (i > 0 && turn.chunkDelayMs) await sleep(turn.chunkDelayMs);
     if (clientGone) return;
     await writeFrame(res, frame);
   }
   if (clientGone) return;
-  if (dropAfter !== undefined) {
+  if (fault?.kind === "stall") return; // The socket stays open until the client gives up.
+  if (fault?.kind === "drop") {
     // Headers alone have no write callback to wait for; give them a moment to leave.
-    if (dropAfter === 0) await sleep(20);
+    if (fault.afterChunks === 0) await sleep(20);
     res.socket?.destroy();
     return;
   }
@@ -131,9 +143,21 @@ export function startFakeModelServer(options: FakeModelServerOptions): Promise<F
     }
     turnsPlayed++;
     if (turn.fault?.kind === "hang") return;
+    if (turn.fault?.kind === "reset") {
+      req.socket.destroy();
+      return;
+    }
     if (turn.fault?.kind === "http") {
       const message = turn.fault.message ?? `fake model: scripted HTTP ${turn.fault.status}`;
-      sendError(res, codec, turn.fault.status, message, number);
+      const after = turn.fault.retryAfterSeconds;
+      sendError(
+        res,
+        codec,
+        turn.fault.status,
+        message,
+        number,
+        after === undefined ? {} : { "retry-after": String(after) },
+      );
       return;
     }
     if (!codec.isStreaming(path, new URLSearchParams(queryText), body)) {

@@ -1,4 +1,5 @@
 import type { Event, UiMessage } from "../../protocol/index.js";
+import { formatUsage } from "./format-usage.js";
 
 /**
  * Turns events into human-readable lines for plain terminals and logs. Streaming text is
@@ -7,6 +8,16 @@ import type { Event, UiMessage } from "../../protocol/index.js";
 export function createTextRenderer(write: (line: string) => void) {
   const printed = new Set<string>();
   const render = (message: UiMessage) => {
+    if (message.type === "say" && message.payload.say === "api_retry") {
+      // The countdown updates every second; a plain terminal shows it once, when it starts.
+      const retry = message.payload;
+      if (printed.has(message.id)) return;
+      printed.add(message.id);
+      write(
+        `  · ${retry.message}; retrying in ${retry.secondsLeft}s (retry ${retry.attempt} of ${retry.attempts})`,
+      );
+      return;
+    }
     if (message.partial || message.discarded || message.type !== "say") return;
     const payload = message.payload;
     const key = `${message.id}:${payload.say === "tool" ? payload.status : ""}`;
@@ -42,11 +53,15 @@ export function createTextRenderer(write: (line: string) => void) {
         write(`\n✔ Done\n${payload.text}`);
         break;
       case "api_request":
+      case "api_retry":
         break;
     }
   };
   return (event: Event) => {
     if (event.type === "ui_message_added" || event.type === "ui_message_updated") render(event.message);
+    const ended = event.type === "state" && ["completed", "failed", "aborted"].includes(event.status);
+    if (ended && event.usage.inputTokens + event.usage.outputTokens > 0)
+      write(`  ${formatUsage(event.usage)}`);
   };
 }
 
