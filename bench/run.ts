@@ -6,6 +6,7 @@ import { benchEditEngine } from "./edit-engine.js";
 import { benchHarnessOverhead } from "./harness-overhead.js";
 import { benchPromptAsSent } from "./prompt-as-sent.js";
 import { benchPromptBudget } from "./prompt-budget.js";
+import { benchPromptCache } from "./prompt-cache.js";
 import { benchSearch } from "./search.js";
 import { ROOT } from "./support.js";
 import { benchXmlParser } from "./xml-parser.js";
@@ -34,6 +35,7 @@ const promptBudget = await benchPromptBudget();
 const promptAsSent = await benchPromptAsSent();
 const editEngine = await benchEditEngine();
 const search = await benchSearch();
+const promptCache = await benchPromptCache();
 const worst = (pick: (h: (typeof harness)[number]) => number) => Math.max(...harness.map(pick));
 const result = {
   date: new Date().toISOString(),
@@ -45,6 +47,7 @@ const result = {
   promptAsSent,
   editEngine,
   search,
+  promptCache,
   targets,
   met: {
     firstRequest: coldStart.firstRequestMs <= targets.firstRequestMs,
@@ -62,6 +65,7 @@ const result = {
     editEngineNoWrongPlace: editEngine.met.noWrongApplications,
     searchWithinRg: search.met.searchOverRg,
     listFilesUnder300ms: search.met.listMs,
+    promptCacheAbove90FromTurn3: promptCache.met.above90FromTurn3,
     registryPerTurn: promptBudget.met.cachedTurn && promptBudget.met.coldTurn,
   },
 };

@@ -96,19 +96,28 @@ function convertMessage(message: LlmMessage): MessageParam {
   return { role: message.role, content: ordered };
 }
 
+/** The same message with its last block marked as a cache breakpoint (a copy: params are shared). */
+function withBreakpoint(message: MessageParam): MessageParam {
+  if (typeof message.content === "string") return message;
+  const block = message.content.at(-1);
+  if (!block || block.type === "thinking" || block.type === "redacted_thinking") return message;
+  return {
+    ...message,
+    content: [...message.content.slice(0, -1), { ...block, cache_control: { type: "ephemeral" } }],
+  } as MessageParam;
+}
+
 /**
- * Marks the last block of the conversation so the next turn reads the history from the cache.
- * The converted messages are shared between turns, so the marked message is a copy.
+ * Cache breakpoints on the last two user messages: the last one writes this turn's prefix for
+ * the next turn, the one before reads what the previous turn wrote (exactly, however many blocks
+ * the turn added). With the tools and system breakpoints that makes Anthropic's maximum of four.
  */
-function markCacheBreakpoint(messages: MessageParam[]): void {
-  const last = messages.at(-1);
-  if (!last || typeof last.content === "string") return;
-  const block = last.content.at(-1);
-  if (block && (block.type === "text" || block.type === "image" || block.type === "tool_result")) {
-    messages[messages.length - 1] = {
-      ...last,
-      content: [...last.content.slice(0, -1), { ...block, cache_control: { type: "ephemeral" } }],
-    } as MessageParam;
+function markCacheBreakpoints(messages: MessageParam[]): void {
+  let marked = 0;
+  for (let i = messages.length - 1; i >= 0 && marked < 2; i--) {
+    if (messages[i]!.role !== "user") continue;
+    messages[i] = withBreakpoint(messages[i]!);
+    marked++;
   }
 }
 
@@ -121,6 +130,15 @@ function toolParams(tools: readonly LlmToolDefinition[]): Tool[] {
     convertedTools.set(tools, params);
   }
   return params;
+}
+
+/**
+ * The tools end with a breakpoint of their own, so they stay cached when the system prompt
+ * changes (a mode switch, new rules) but the tools do not.
+ */
+function withToolsBreakpoint(tools: Tool[]): Tool[] {
+  const last = tools.at(-1);
+  return last ? [...tools.slice(0, -1), { ...last, cache_control: { type: "ephemeral" } }] : tools;
 }
 
 function toolParam(tool: LlmToolDefinition): Tool {
@@ -137,7 +155,7 @@ export function toAnthropicRequest(
   configMaxOutputTokens: number | undefined,
 ): MessageCreateParamsStreaming {
   const messages = request.messages.map(messageParam);
-  markCacheBreakpoint(messages);
+  markCacheBreakpoints(messages);
   return {
     model,
     max_tokens: request.maxOutputTokens ?? configMaxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
@@ -146,7 +164,7 @@ export function toAnthropicRequest(
     ...(request.system
       ? { system: [{ type: "text", text: request.system, cache_control: { type: "ephemeral" } }] }
       : {}),
-    ...(request.tools.length > 0 ? { tools: toolParams(request.tools) } : {}),
+    ...(request.tools.length > 0 ? { tools: withToolsBreakpoint(toolParams(request.tools)) } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
   };
 }

@@ -123,6 +123,9 @@ export interface HarnessOptions {
   condense?: boolean;
   streamIdleTimeoutMs?: number;
   prices?: ModelPrices;
+  /** The fake server counts cached input from the breakpoints (Anthropic's rules). */
+  promptCache?: boolean;
+  systemPrompt?: string;
 }
 
 const servers: FakeModelServer[] = [];
@@ -131,7 +134,7 @@ export async function startHarness(
   script: ScriptedTurn[] | ((request: RecordedRequest, index: number) => ScriptedTurn | undefined),
   options: HarnessOptions = {},
 ): Promise<Harness> {
-  const server = await startFakeModelServer({ script });
+  const server = await startFakeModelServer({ script, promptCache: options.promptCache });
   servers.push(server);
   const model = await createModelClient({
     provider: "anthropic",
@@ -149,7 +152,7 @@ export async function startHarness(
     model,
     tools: options.noTools ? [] : createTestTools(log),
     condenseTool: options.condense ? createCondenseTool() : undefined,
-    systemPrompt: "You are under test.",
+    systemPrompt: options.systemPrompt ?? "You are under test.",
     policy: options.policy ?? createDefaultApprovalPolicy({ allowAll: false }),
     emit(event) {
       events.push(event);

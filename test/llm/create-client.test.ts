@@ -20,7 +20,7 @@ describe("createModelClient", () => {
   );
 
   it("rejects an unknown wire format", async () => {
-    const config = { provider: "p", wireFormat: "gemini", model: "m", apiKey: "k" } as unknown as ModelConfig;
-    await expect(createModelClient(config)).rejects.toThrow("Unknown wire format: gemini");
+    const config = { provider: "p", wireFormat: "smoke-signals", model: "m", apiKey: "k" } as unknown as ModelConfig;
+    await expect(createModelClient(config)).rejects.toThrow("Unknown wire format: smoke-signals");
   });
 });

@@ -58,6 +58,8 @@ export type RecordedRequest = {
   receivedAt: number;
   /** When the scripted reply was completely written (streamed replies only). */
   respondedAt?: number;
+  /** With the server's `promptCache` option: how the request's input was served. */
+  promptCache?: { inputTokens: number; cacheReadTokens: number; cacheWriteTokens: number };
 };
 
 /** What an encoder needs besides the turn: naming, chunking and usage defaults. */

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { AnthropicPromptCache } from "./anthropic-prompt-cache.js";
 import type { RecordedRequest, ScriptedTurn, TurnContext } from "./fake-model-script.js";
 import type { WireCodec } from "./wire-codec.js";
 import { WIRE_CODECS } from "./wire-codecs.js";
@@ -15,6 +16,11 @@ export interface FakeModelServerOptions {
   script: ScriptedTurn[] | ((request: RecordedRequest, index: number) => ScriptedTurn | undefined);
   /** Characters per text or arguments chunk (default 8). */
   chunkSize?: number;
+  /**
+   * Anthropic format: count cached input from the request's cache breakpoints (see
+   * AnthropicPromptCache) and report it as usage, unless the turn scripts its own.
+   */
+  promptCache?: boolean;
 }
 
 export interface FakeModelServer {
@@ -106,6 +112,7 @@ export function startFakeModelServer(options: FakeModelServerOptions): Promise<F
   let toolCallNumber = 0;
   let turnsPlayed = 0;
   const chunkSize = options.chunkSize ?? 8;
+  const promptCache = options.promptCache ? new AnthropicPromptCache() : undefined;
 
   function nextTurn(request: RecordedRequest, index: number): ScriptedTurn | undefined {
     if (typeof options.script === "function") return options.script(request, index);
@@ -136,7 +143,19 @@ export function startFakeModelServer(options: FakeModelServerOptions): Promise<F
     requests.push(request);
     for (const wake of waiters) wake();
 
-    const turn = nextTurn(request, number - 1);
+    if (promptCache && format === "anthropic-messages") {
+      try {
+        request.promptCache = promptCache.account(body);
+      } catch (error) {
+        sendError(res, codec, 400, (error as Error).message, number);
+        return;
+      }
+    }
+    const scripted = nextTurn(request, number - 1);
+    const turn =
+      scripted && request.promptCache
+        ? { ...scripted, usage: { ...request.promptCache, ...scripted.usage } }
+        : scripted;
     if (!turn) {
       sendError(res, codec, 500, `fake model: script exhausted after ${turnsPlayed} turns`, number);
       return;
