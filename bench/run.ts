@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchColdStart } from "./cold-start.js";
 import { benchEditEngine } from "./edit-engine.js";
+import { benchFaultSurvival } from "./fault-survival.js";
 import { benchHarnessOverhead } from "./harness-overhead.js";
 import { benchPromptAsSent } from "./prompt-as-sent.js";
 import { benchPromptBudget } from "./prompt-budget.js";
@@ -36,6 +37,7 @@ const promptAsSent = await benchPromptAsSent();
 const editEngine = await benchEditEngine();
 const search = await benchSearch();
 const promptCache = await benchPromptCache();
+const faultSurvival = await benchFaultSurvival();
 const worst = (pick: (h: (typeof harness)[number]) => number) => Math.max(...harness.map(pick));
 const result = {
   date: new Date().toISOString(),
@@ -48,6 +50,7 @@ const result = {
   editEngine,
   search,
   promptCache,
+  faultSurvival,
   targets,
   met: {
     firstRequest: coldStart.firstRequestMs <= targets.firstRequestMs,
@@ -66,6 +69,7 @@ const result = {
     searchWithinRg: search.met.searchOverRg,
     listFilesUnder300ms: search.met.listMs,
     promptCacheAbove90FromTurn3: promptCache.met.above90FromTurn3,
+    faultSurvival: faultSurvival.met.survives,
     registryPerTurn: promptBudget.met.cachedTurn && promptBudget.met.coldTurn,
   },
 };
