@@ -63,6 +63,8 @@ function createEventMapper() {
           yield { type: "text_delta", text: block.text };
         } else if (block.type === "thinking" && block.thinking) {
           yield { type: "reasoning_delta", text: block.thinking };
+        } else if (block.type === "redacted_thinking") {
+          yield { type: "reasoning_delta", text: "", redacted: block.data };
         }
         return;
       }
@@ -121,7 +123,7 @@ async function* streamReply(
   }
   const mapper = createEventMapper();
   try {
-    const body = toAnthropicRequest(config.model, request, config.maxOutputTokens);
+    const body = toAnthropicRequest(request, config);
     const events = await client.messages.create(body, { signal });
     for await (const event of events) yield* mapper.map(event);
     if (mapper.isFinished()) return;

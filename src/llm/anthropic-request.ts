@@ -14,6 +14,7 @@ import type {
   LlmMessage,
   LlmRequest,
   LlmToolDefinition,
+  ModelConfig,
   TextBlock,
 } from "./types.js";
 
@@ -64,6 +65,7 @@ function blockParams(block: ContentBlock): ContentBlockParam[] {
       ];
     case "reasoning":
       // A thinking block is only accepted back with the signature the API gave it.
+      if (block.redacted !== undefined) return [{ type: "redacted_thinking", data: block.redacted }];
       return block.signature ? [{ type: "thinking", thinking: block.text, signature: block.signature }] : [];
   }
 }
@@ -149,22 +151,24 @@ function toolParam(tool: LlmToolDefinition): Tool {
   };
 }
 
-export function toAnthropicRequest(
-  model: string,
-  request: LlmRequest,
-  configMaxOutputTokens: number | undefined,
-): MessageCreateParamsStreaming {
+export function toAnthropicRequest(request: LlmRequest, config: ModelConfig): MessageCreateParamsStreaming {
   const messages = request.messages.map(messageParam);
   markCacheBreakpoints(messages);
+  const budget = config.reasoning?.budgetTokens ?? 0;
+  const requested = request.maxOutputTokens ?? config.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  // The thinking budget is part of max_tokens and must leave room for the answer.
+  const maxTokens = budget > 0 ? Math.max(requested, budget + 1024) : requested;
   return {
-    model,
-    max_tokens: request.maxOutputTokens ?? configMaxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+    model: config.model,
+    max_tokens: maxTokens,
     stream: true,
     messages,
     ...(request.system
       ? { system: [{ type: "text", text: request.system, cache_control: { type: "ephemeral" } }] }
       : {}),
     ...(request.tools.length > 0 ? { tools: withToolsBreakpoint(toolParams(request.tools)) } : {}),
-    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(budget > 0 ? { thinking: { type: "enabled", budget_tokens: budget } } : {}),
+    // Extended thinking does not accept a temperature.
+    ...(request.temperature !== undefined && budget === 0 ? { temperature: request.temperature } : {}),
   };
 }

@@ -12,6 +12,7 @@ import type {
   LlmMessage,
   LlmRequest,
   LlmToolDefinition,
+  ModelConfig,
   ToolResultBlock,
 } from "./types.js";
 
@@ -113,21 +114,24 @@ function toolParams(tools: readonly LlmToolDefinition[]): ChatCompletionFunction
 }
 
 export function toOpenAiChatRequest(
-  model: string,
   request: LlmRequest,
-  configMaxOutputTokens: number | undefined,
+  config: ModelConfig,
 ): ChatCompletionCreateParamsStreaming {
+  const quirks = config.quirks ?? {};
   const messages: ChatCompletionMessageParam[] = [];
   if (request.system) messages.push({ role: "system", content: request.system });
   for (const message of request.messages) messages.push(...convertedMessage(message));
-  const maxTokens = request.maxOutputTokens ?? configMaxOutputTokens;
+  const maxTokens = request.maxOutputTokens ?? config.maxOutputTokens;
+  const hasTools = request.tools.length > 0;
   return {
-    model,
+    model: config.model,
     messages,
     stream: true,
-    stream_options: { include_usage: true },
-    ...(request.tools.length > 0 ? { tools: toolParams(request.tools) } : {}),
-    ...(maxTokens !== undefined ? { max_completion_tokens: maxTokens } : {}),
+    ...(quirks.noStreamUsage ? {} : { stream_options: { include_usage: true } }),
+    ...(hasTools ? { tools: toolParams(request.tools) } : {}),
+    ...(hasTools && quirks.noParallelToolCalls ? { parallel_tool_calls: false } : {}),
+    ...(maxTokens !== undefined ? { [quirks.maxTokensField ?? "max_completion_tokens"]: maxTokens } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(config.reasoning?.effort ? { reasoning_effort: config.reasoning.effort } : {}),
   };
 }

@@ -10,10 +10,18 @@ import type { LlmEvent, LlmRequest, LlmUsage, ModelClient, ModelConfig, StopReas
 
 type ToolCallState = { id: string | undefined; name: string; rawArguments: string; started: boolean };
 
-type Delta = ChatCompletionChunk.Choice.Delta & {
-  reasoning_content?: string | null;
-  reasoning?: string | null;
-};
+/** Compatible servers stream reasoning in a field of their own (`reasoning_content`, `reasoning`). */
+type Delta = ChatCompletionChunk.Choice.Delta & Record<string, unknown>;
+
+const REASONING_FIELDS = ["reasoning_content", "reasoning"];
+
+function reasoningOf(delta: Delta, field: string | undefined): string | undefined {
+  for (const name of field ? [field, ...REASONING_FIELDS] : REASONING_FIELDS) {
+    const value = delta[name];
+    if (typeof value === "string" && value !== "") return value;
+  }
+  return undefined;
+}
 
 function stopReasonOf(reason: string, hadToolCalls: boolean): StopReason {
   // Some compatible servers finish a tool-calling reply with `stop`.
@@ -34,7 +42,7 @@ function usageOf(usage: NonNullable<ChatCompletionChunk["usage"]>): LlmUsage {
 }
 
 /** Turns chunks of one reply into Bowline events; tool calls accumulate per `index`. */
-function createChunkMapper() {
+function createChunkMapper(reasoningField: string | undefined) {
   const calls = new Map<number, ToolCallState>();
   let finishReason: string | undefined;
   let usage: LlmUsage | undefined;
@@ -75,7 +83,7 @@ function createChunkMapper() {
     const choice = chunk.choices?.[0];
     if (!choice) return;
     const delta = (choice.delta ?? {}) as Delta;
-    const reasoning = delta.reasoning_content ?? delta.reasoning;
+    const reasoning = reasoningOf(delta, reasoningField);
     if (reasoning) yield { type: "reasoning_delta", text: reasoning };
     if (delta.content) yield { type: "text_delta", text: delta.content };
     for (const part of delta.tool_calls ?? []) yield* toolCallDelta(part);
@@ -103,9 +111,9 @@ async function* streamReply(
     yield { type: "done", stopReason: "aborted" };
     return;
   }
-  const mapper = createChunkMapper();
+  const mapper = createChunkMapper(config.quirks?.reasoningField);
   try {
-    const body = toOpenAiChatRequest(config.model, request, config.maxOutputTokens);
+    const body = toOpenAiChatRequest(request, config);
     const chunks = await client.chat.completions.create(body, { signal });
     for await (const chunk of chunks) yield* mapper.map(chunk);
   } catch (error) {
