@@ -37,6 +37,8 @@ import { createUiMessageLog, type UiMessageLog } from "./ui-messages.js";
 export interface TaskOptions {
   taskId: string;
   model: ModelClient;
+  /** The model for plan mode, when it differs from the act-mode `model`. */
+  planModel?: ModelClient;
   tools: readonly ToolHandler[];
   systemPrompt: string;
   policy: ApprovalPolicy;
@@ -51,6 +53,8 @@ export interface TaskOptions {
   streamIdleTimeoutMs?: number;
   /** The model's prices, to report the cost of each request and of the task. */
   prices?: ModelPrices;
+  /** The plan-mode model's prices. */
+  planPrices?: ModelPrices;
   /** Plan mode refuses edits and mutating commands; act mode (default) runs them. */
   mode?: TaskMode;
   /** Routes names to handlers; default: one built from `tools`. */
@@ -119,7 +123,7 @@ export function createTask(options: TaskOptions) {
       taskId: options.taskId,
       status,
       usage: { ...usage },
-      model: options.model.config.model,
+      model: currentModel().config.model,
       mode,
     });
   };
@@ -225,12 +229,14 @@ export function createTask(options: TaskOptions) {
     }
   }
 
+  const currentModel = () => (mode === "plan" && options.planModel ? options.planModel : options.model);
+
   /** One model request, streamed; its usage (and cost) is added to the task's. */
   async function requestOnce(): Promise<AssistantReply> {
     const started = Date.now();
     const row = ui.say({ say: "api_request", index: turns }, true);
     const request = linkedSignal(controller.signal);
-    const events = options.model.stream(
+    const events = currentModel().stream(
       {
         system: options.systemPrompt,
         messages: history,
@@ -244,7 +250,8 @@ export function createTask(options: TaskOptions) {
       xmlReplyOptions(),
     );
     request.unlink();
-    const turnUsage = reply.usage ? withCost(reply.usage, options.prices) : undefined;
+    const prices = mode === "plan" && options.planModel ? options.planPrices : options.prices;
+    const turnUsage = reply.usage ? withCost(reply.usage, prices) : undefined;
     if (turnUsage) addUsage(usage, turnUsage);
     ui.update(row, { say: "api_request", index: turns, usage: turnUsage, durationMs: Date.now() - started });
     return reply;

@@ -41,7 +41,7 @@ describe("Anthropic", () => {
     );
     expect(body.thinking).toEqual({ type: "enabled", budget_tokens: 16_000 });
     expect(body.max_tokens).toBeGreaterThan(16_000);
-    expect(body.temperature).toBeUndefined();
+    expect((body as any).temperature).toBeUndefined();
   });
 
   it("sends redacted and signed thinking back as they came", () => {
@@ -52,7 +52,7 @@ describe("Anthropic", () => {
       { type: "tool_use", id: "c1", name: "read", input: { path: "a" } },
     ]);
     expect(body.thinking).toBeUndefined();
-    expect(body.temperature).toBe(0.2);
+    expect((body as any).temperature).toBe(0.2);
   });
 
   it("marks the tools, the system prompt and the last two user messages for caching", () => {

@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 export type OutputFormat = "text" | "json" | "stream-json";
 
 export interface CliArgs {
-  command: "run" | "demo" | "help" | "version";
+  command: "run" | "demo" | "models" | "help" | "version";
   print: boolean;
   prompt: string | undefined;
   outputFormat: OutputFormat;
@@ -22,6 +22,8 @@ export interface CliArgs {
   compact: boolean;
   /** The model keeps a task_progress checklist. */
   focusChain: boolean;
+  /** `bowline models --check`: probe each configured provider. */
+  check: boolean;
 }
 
 export class UsageError extends Error {
@@ -35,13 +37,27 @@ Usage:
   echo "task" | bowline -p     the same, reading the task from stdin
   bowline "task"               run a task, showing progress and asking before changes
   bowline demo                 watch a scripted session fix a bug (no API key needed)
+  bowline models [--check]     list the providers, which are configured, and the model selected;
+                               --check asks each configured provider whether it answers (local
+                               servers: which models they have)
 
 Model:
-  --provider <name>            anthropic | openai | any name with --base-url (OpenAI-compatible)
-  --model <id>                 model id, e.g. claude-sonnet-4-5, gpt-4.1, qwen2.5-coder
-  --base-url <url>             API base URL (OpenRouter, Ollama, LM Studio, vLLM, DeepSeek, ...)
-  Environment: ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_BASE_URL,
-               BOWLINE_PROVIDER, BOWLINE_MODEL
+  --provider <name>            anthropic | openai | openai-responses | gemini | bedrock |
+                               openrouter | deepseek | xai | mistral | groq | together |
+                               fireworks | cerebras | ollama | lmstudio | vllm, or any other
+                               name with --base-url (an OpenAI-compatible server)
+  --model <id>                 model id, e.g. claude-sonnet-4-5, gpt-5, gemini-2.5-pro, qwen2.5-coder
+  --base-url <url>             API base URL, overriding the provider's (a proxy, a local server)
+  Keys: each provider's variable, e.g. ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY,
+        OPENROUTER_API_KEY (bowline models lists them); Bedrock uses your AWS credentials
+        and AWS_REGION. Without --provider, the first provider whose key is set is used.
+  Environment: BOWLINE_PROVIDER, BOWLINE_MODEL, ANTHROPIC_BASE_URL, OPENAI_BASE_URL
+  Settings: ~/.bowline/settings.json, overridden by <workspace>/.bowline/settings.json:
+    {"provider": "openrouter", "model": "anthropic/claude-sonnet-4.5",
+     "keys": {"openrouter": "<key>"}, "planModel": "openai/gpt-5",
+     "maxOutputTokens": 16000, "reasoning": {"budgetTokens": 8000}}
+    also baseUrl, apiKey, actModel, region. Flags beat the environment, which beats settings.
+    A file holding a key should be private: chmod 600 <file>.
 
 Print mode:
   -p, --print                  non-interactive; exit code 0 on completion, 1 on failure
@@ -93,8 +109,8 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliArgs {
   let rest = positionals;
   if (values.help) command = "help";
   else if (values.version) command = "version";
-  else if (positionals[0] === "demo") {
-    command = "demo";
+  else if (positionals[0] === "demo" || positionals[0] === "models") {
+    command = positionals[0];
     rest = positionals.slice(1);
   }
   return {
@@ -114,6 +130,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliArgs {
     toolProtocol,
     compact: values.compact ?? false,
     focusChain: values["focus-chain"] ?? false,
+    check: values.check ?? false,
   };
 }
 
@@ -137,6 +154,7 @@ function parse(argv: readonly string[]) {
       "tool-protocol": { type: "string" },
       compact: { type: "boolean" },
       "focus-chain": { type: "boolean" },
+      check: { type: "boolean" },
       version: { type: "boolean", short: "v" },
       help: { type: "boolean", short: "h" },
     },

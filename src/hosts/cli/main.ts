@@ -33,6 +33,9 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case "demo":
       return loadBundle<typeof import("./demo.js")>("demo").runDemo(args);
+    case "models":
+      // Part of the run bundle: it resolves models the way a task does.
+      return loadBundle<typeof import("./run.js")>("run").runModelsCommand(args);
     case "run":
       return loadBundle<typeof import("./run.js")>("run").runTaskCommand(args);
   }

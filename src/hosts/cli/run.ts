@@ -3,12 +3,14 @@ import type { ApprovalPolicy } from "../../agent/approval.js";
 import type { TaskOutcome } from "../../agent/task.js";
 import { createNonInteractivePolicy, parseAllowRules } from "../../coding/approval-rules.js";
 import { createTaskSession, type TaskSession } from "../../coding/controller.js";
-import { resolveModelConfig } from "../../llm/config.js";
+import { resolveModels } from "../../coding/settings/index.js";
 import type { ModelClient } from "../../llm/types.js";
 import type { Event } from "../../protocol/index.js";
 import type { CliArgs } from "./args.js";
 import { createLineModeHost } from "./line-mode.js";
 import { createTextRenderer } from "./render-text.js";
+
+export { runModelsCommand } from "./models.js";
 
 /** Runs one task: print mode (`-p`) or the line-mode interactive host. */
 export async function runTaskCommand(
@@ -22,12 +24,24 @@ export async function runTaskCommand(
     );
     return 2;
   }
+  // Settings files, then the environment, then flags. `models.plan` (a plan-mode model from the
+  // settings) is not used yet: the task loop runs on `models.act`.
   const resolved = injected
-    ? { ok: true as const, config: injected.model.config }
-    : resolveModelConfig({ provider: args.provider, model: args.model, baseUrl: args.baseUrl }, process.env);
+    ? { ok: true as const, models: { act: injected.model.config }, warnings: [], unknownModels: [] }
+    : resolveModels({
+        flags: { provider: args.provider, model: args.model, baseUrl: args.baseUrl },
+        env: process.env,
+        workspaceRoot: args.cwd,
+      });
   if (!resolved.ok) {
-    process.stderr.write(`bowline: no model configured.\n${resolved.message}\n`);
+    const what = resolved.code === "no_model" ? "no model configured." : "invalid settings.";
+    process.stderr.write(`bowline: ${what}\n${resolved.message}\n`);
     return 2;
+  }
+  for (const warning of resolved.warnings) process.stderr.write(`bowline: warning: ${warning}\n`);
+  // Print mode keeps stderr for failures unless --verbose.
+  if (!args.print || args.verbose) {
+    for (const line of resolved.unknownModels) process.stderr.write(`bowline: note: ${line}\n`);
   }
   const interactive = !args.print;
   const output = createOutput(args);
@@ -47,7 +61,7 @@ export async function runTaskCommand(
   };
   session = await createTaskSession({
     cwd: args.cwd,
-    modelConfig: resolved.config,
+    modelConfig: resolved.models.act,
     model: injected?.model,
     home: injected?.home,
     policy: interactive ? interactivePolicy : policy,
