@@ -87,7 +87,7 @@ function settingsKey(
   defaults: ModelDefaults,
 ): string | undefined {
   const keys = defaults.keys ?? {};
-  const own = value(keys[provider]);
+  const own = Object.hasOwn(keys, provider) ? value(keys[provider]) : undefined;
   if (own || !preset?.keyVars) return own;
   const sharing = Object.keys(keys).filter((name) =>
     findPreset(name)?.keyVars?.some((keyVar) => preset.keyVars?.includes(keyVar)),

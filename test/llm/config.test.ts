@@ -344,6 +344,11 @@ describe("resolveModelConfig", () => {
       expect(configOf(resolveModelConfig({}, { OPENAI_API_KEY: "ok" }, custom)).apiKey).toBe("pk");
     });
 
+    it("never mistake an object's built-in names for keys", () => {
+      const flags = { provider: "constructor", baseUrl: "http://h.example/v1", model: "m" };
+      expect(configOf(resolveModelConfig(flags, {}, { keys: {} })).apiKey).toBe("not-needed");
+    });
+
     it("carry reasoning and reply length, which flags override", () => {
       const defaults = { reasoning: { budgetTokens: 2048 }, maxOutputTokens: 9000 };
       const env = { ANTHROPIC_API_KEY: "ak" };

@@ -79,7 +79,8 @@ Other:
   -v, --version                print the version
   -h, --help                   print this help
 
-Sessions are stored in ~/.bowline/tasks/<id>/ (set BOWLINE_HOME to move them).`;
+Sessions are stored in ~/.bowline/tasks/<id>/, user settings in ~/.bowline/settings.json
+(set BOWLINE_HOME to move both).`;
 
 export function parseCliArgs(argv: readonly string[], cwd: string): CliArgs {
   let parsed: ReturnType<typeof parse>;
