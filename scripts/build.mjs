@@ -61,10 +61,12 @@ const adapters = {
 const adaptersExternal = {
   name: "adapters-external",
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^\.\/(anthropic-messages|openai-chat|openai-responses|gemini|bedrock-converse)\.js$/ }, (args) =>
-      args.importer.endsWith("create-client.ts")
-        ? { path: `./${adapters[args.path]}.cjs`, external: true }
-        : undefined,
+    pluginBuild.onResolve(
+      { filter: /^\.\/(anthropic-messages|openai-chat|openai-responses|gemini|bedrock-converse)\.js$/ },
+      (args) =>
+        args.importer.endsWith("create-client.ts")
+          ? { path: `./${adapters[args.path]}.cjs`, external: true }
+          : undefined,
     );
   },
 };

@@ -20,7 +20,12 @@ describe("createModelClient", () => {
   );
 
   it("rejects an unknown wire format", async () => {
-    const config = { provider: "p", wireFormat: "smoke-signals", model: "m", apiKey: "k" } as unknown as ModelConfig;
+    const config = {
+      provider: "p",
+      wireFormat: "smoke-signals",
+      model: "m",
+      apiKey: "k",
+    } as unknown as ModelConfig;
     await expect(createModelClient(config)).rejects.toThrow("Unknown wire format: smoke-signals");
   });
 });
