@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { ApprovalPolicy } from "../agent/approval.js";
 import type { RetryPolicy } from "../agent/retry.js";
 import { createTask, type Task, type TaskOutcome } from "../agent/task.js";
+import { lookupModel } from "../llm/catalogue.js";
 import { createModelClient } from "../llm/create-client.js";
 import type { ModelClient, ModelConfig, ModelInfo } from "../llm/types.js";
 import type { Command, Event } from "../protocol/index.js";
@@ -31,6 +32,8 @@ import { createWorkspace } from "./workspace.js";
 export interface TaskSessionOptions {
   cwd: string;
   modelConfig: ModelConfig;
+  /** A model of its own for plan mode (settings `planModel`). */
+  planModelConfig?: ModelConfig;
   /**
    * What happens to a call the approval settings (`~/.bowline/approvals.json`,
    * `.bowline/approvals.json`) do not allow on their own: ask, allow (`--yes`, `--allow`) or deny.
@@ -54,7 +57,7 @@ export interface TaskSessionOptions {
   yolo?: boolean;
   /** Connected MCP servers (the hub arrives with the MCP issue; tests pass a double). */
   mcpHub?: McpHub;
-  /** What the catalogue knows of the model (prices for costs, image support). */
+  /** What is known of the model (prices for costs, image support); default: the catalogue's entry. */
   modelInfo?: ModelInfo;
   /** Retries of failed model requests (default: DEFAULT_RETRY). */
   retry?: RetryPolicy;
@@ -90,6 +93,13 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
   const model =
     options.model ??
     (await createModelClient({ ...options.modelConfig, maxRetries: options.modelConfig.maxRetries ?? 0 }));
+  const planModel = options.planModelConfig
+    ? await createModelClient({
+        ...options.planModelConfig,
+        maxRetries: options.planModelConfig.maxRetries ?? 0,
+      })
+    : undefined;
+  const modelInfo = options.modelInfo ?? lookupModel(model.config.provider, model.config.model).info;
   const { settings, ignored } = await settingsLoad;
   const shell = process.env.SHELL || "/bin/bash";
   const skills = discoverSkills(home, workspace.root);
@@ -112,7 +122,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
       skills,
       registry,
       ignore: createIgnoreRules(workspace.root),
-      supportsImages: options.modelInfo?.supportsImages ?? takesImages(model.config),
+      supportsImages: modelInfo.supportsImages,
     }),
     ...(browser ? [browser] : []),
   ];
@@ -143,7 +153,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     browserAvailable: browser !== undefined,
     agents: discoverAgents(home, workspace.root),
     runSubagent,
-    supportsImages: options.modelInfo?.supportsImages ?? takesImages(model.config),
+    supportsImages: modelInfo.supportsImages,
     mcpHub: options.mcpHub,
   });
   const task = createTask({
@@ -168,7 +178,11 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     condenseTool: createCondenseTool(),
     retry: options.retry,
     streamIdleTimeoutMs: options.streamIdleTimeoutMs,
-    prices: options.modelInfo?.prices,
+    prices: modelInfo.prices,
+    planModel,
+    planPrices: planModel
+      ? lookupModel(planModel.config.provider, planModel.config.model).info.prices
+      : undefined,
   });
   notice = (text) => task.ui.say({ say: "notice", text });
   for (const warning of prepared.warnings) task.ui.say({ say: "notice", text: warning });
@@ -215,12 +229,4 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
       await journal.close();
     },
   };
-}
-
-/**
- * Whether the model takes images. Until the model catalogue exists: the first-party APIs do;
- * other OpenAI-compatible servers are assumed not to (many local models don't).
- */
-function takesImages(config: ModelConfig): boolean {
-  return config.provider === "anthropic" || config.provider === "openai";
 }

@@ -6,6 +6,7 @@
  */
 import * as z from "zod/mini";
 import catalogueData from "./catalogue.json" with { type: "json" };
+import { findPreset } from "./presets.js";
 import type { ModelInfo } from "./types.js";
 
 const pricesSchema = z.strictObject({
@@ -110,7 +111,10 @@ export function lookupModel(
   const key = modelKey(model);
   const id = index.models.get(key);
   const entry = id === undefined ? undefined : catalogue.models[id];
-  if (!entry) return { info: { ...UNKNOWN_MODEL_INFO }, known: false };
+  if (!entry) {
+    const images = findPreset(provider)?.unknownModelsTakeImages === true;
+    return { info: { ...UNKNOWN_MODEL_INFO, ...(images ? { supportsImages: true } : {}) }, known: false };
+  }
   const { aliases: _aliases, ...info } = entry;
   const override = index.providers.get(provider.toLowerCase())?.get(key);
   return { info: { ...info, ...override }, known: true };

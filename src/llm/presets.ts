@@ -53,6 +53,8 @@ export const presetSchema = z.strictObject({
    * server's root when it starts with `/`) answers JSON whose `list` array holds objects with
    * the model's name in `id`.
    */
+  /** Unknown models of this provider take images (every current model of a first-party API does). */
+  unknownModelsTakeImages: z.optional(z.boolean()),
   listModels: z.optional(z.strictObject({ path: z.string(), list: z.string(), id: z.string() })),
 });
 

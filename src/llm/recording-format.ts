@@ -24,10 +24,12 @@ export const recordingHeaderSchema = z.object({
   provider: z.string(),
   wireFormat: z.enum(WIRE_FORMATS),
   model: z.string(),
+  /** The path of the base URL (e.g. `/v1`), so a replay sends requests to the same paths. */
+  basePath: z.optional(z.string()),
 });
 export type RecordingHeader = z.infer<typeof recordingHeaderSchema>;
 /** What the caller says about the run being recorded. */
-export type RecordingMeta = Pick<RecordingHeader, "provider" | "wireFormat" | "model">;
+export type RecordingMeta = Pick<RecordingHeader, "provider" | "wireFormat" | "model" | "basePath">;
 
 /** A request as recorded: the body is parsed JSON when it is JSON, else text or base64 bytes. */
 const recordedRequestSchema = z.object({

@@ -70,10 +70,12 @@ describe("retryable failures", () => {
     const [first, retry] = s.server.requests;
     expect(retry!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(900);
     expect(retry!.body.messages).toEqual(first!.body.messages);
-    const notices = parseJsonLines(run.stdout).filter(
-      (e) => e.type === "ui_message_added" && e.message.payload.say === "notice",
+    const retries = parseJsonLines(run.stdout).filter(
+      (e) => e.type === "ui_message_added" && e.message.payload.say === "api_retry",
     );
-    expect(notices.map((e) => e.message.payload.text).join("\n")).toMatch(/retrying in 1s/);
+    expect(retries.map((e) => e.message.payload)).toEqual([
+      expect.objectContaining({ attempt: 1, secondsLeft: expect.any(Number) }),
+    ]);
     // The half-received reply is not in the conversation.
     const api = readJournalLines(s.home, "api_history.jsonl");
     expect(api.records.map((r) => r.message.role)).toEqual([
@@ -98,7 +100,9 @@ describe("retryable failures", () => {
     const s = await startScenario("anthropic", () => ({
       fault: { kind: "http", status: 500, message: "internal trouble" },
     }));
-    const run = await s.run("Fix the bug.", ["--output-format", "stream-json"], { timeoutMs: 25_000 });
+    const run = await s.run("Fix the bug.", ["--output-format", "stream-json", "--max-retries", "2"], {
+      timeoutMs: 25_000,
+    });
 
     expect(run.code).toBe(1);
     const result = resultOf(run);
@@ -107,13 +111,17 @@ describe("retryable failures", () => {
     expect(result.error.message).toContain("internal trouble");
     // Three attempts by the loop (the first and two retries); the SDK's own retries are off, so
     // retries do not multiply.
-    const notices = parseJsonLines(run.stdout).filter(
-      (e) => e.type === "ui_message_added" && e.message.payload.say === "notice",
+    const retries = parseJsonLines(run.stdout).filter(
+      (e) => e.type === "ui_message_added" && e.message.payload.say === "api_retry",
     );
-    expect(notices.map((e) => e.message.payload.text)).toEqual([
-      expect.stringMatching(/retrying in 1s/),
-      expect.stringMatching(/retrying in 2s/),
+    expect(retries.map((e) => [e.message.payload.attempt, e.message.payload.attempts])).toEqual([
+      [1, 2],
+      [2, 2],
     ]);
+    // Exponential back-off: about 1 s, then about 2 s (plus up to 25% jitter).
+    const [a, b, c] = s.server.requests.map((r) => r.receivedAt);
+    expect(b! - a!).toBeGreaterThanOrEqual(950);
+    expect(c! - b!).toBeGreaterThanOrEqual(1950);
     expect(s.server.requests).toHaveLength(3);
     // The task message stays in the journal, and no assistant message was invented.
     const api = readJournalLines(s.home, "api_history.jsonl");

@@ -22,6 +22,14 @@ export interface CliArgs {
   compact: boolean;
   /** The model keeps a task_progress checklist. */
   focusChain: boolean;
+  /** Save the exact provider traffic of the session to this file. */
+  record?: string;
+  /** Play a recorded session's provider traffic instead of using the network. */
+  replay?: string;
+  /** Retries of a failed model request (default 4). */
+  maxRetries?: number;
+  /** Seconds a model stream may stay silent before it is abandoned and retried (default 300). */
+  streamIdleTimeoutSeconds?: number;
   /** `bowline models --check`: probe each configured provider. */
   check: boolean;
 }
@@ -76,6 +84,11 @@ Other:
   --compact                    a short prompt and the essential tools, for small local models
   --focus-chain                the model keeps a checklist of the task's steps (task_progress),
                                shown as it changes; completion waits until it is done
+  --max-retries <n>            retries of a failed model request, with back-off (default 4)
+  --stream-idle-timeout <s>    abandon and retry a model stream silent this long (default 300)
+  --record <file>              save the session's exact provider traffic (keys removed) to a file
+  --replay <file>              replay a recorded session without network (no key needed); fails
+                               with the first request that differs from the recording
   -v, --version                print the version
   -h, --help                   print this help
 
@@ -99,6 +112,11 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliArgs {
     timeout = Number(values["command-timeout"]);
     if (!Number.isFinite(timeout) || timeout <= 0)
       throw new UsageError("--command-timeout must be a positive number of seconds.");
+  }
+  const maxRetries = optionalNumber(values["max-retries"], "--max-retries", { integer: true, min: 0 });
+  const idle = optionalNumber(values["stream-idle-timeout"], "--stream-idle-timeout", { min: 0.001 });
+  if (values.record !== undefined && values.replay !== undefined) {
+    throw new UsageError("--record and --replay cannot be used together.");
   }
   const mode = values.mode ?? "act";
   if (mode !== "plan" && mode !== "act") throw new UsageError(`--mode must be plan or act (got "${mode}").`);
@@ -132,7 +150,25 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliArgs {
     compact: values.compact ?? false,
     focusChain: values["focus-chain"] ?? false,
     check: values.check ?? false,
+    record: values.record,
+    replay: values.replay,
+    maxRetries,
+    streamIdleTimeoutSeconds: idle,
   };
+}
+
+function optionalNumber(
+  text: string | undefined,
+  flag: string,
+  rule: { integer?: boolean; min: number },
+): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < rule.min || (rule.integer && !Number.isInteger(value))) {
+    const kind = rule.integer ? "a whole number" : "a number";
+    throw new UsageError(`${flag} must be ${kind} of at least ${rule.min} (got "${text}").`);
+  }
+  return value;
 }
 
 function parse(argv: readonly string[]) {
@@ -156,6 +192,10 @@ function parse(argv: readonly string[]) {
       compact: { type: "boolean" },
       "focus-chain": { type: "boolean" },
       check: { type: "boolean" },
+      record: { type: "string" },
+      replay: { type: "string" },
+      "max-retries": { type: "string" },
+      "stream-idle-timeout": { type: "string" },
       version: { type: "boolean", short: "v" },
       help: { type: "boolean", short: "h" },
     },

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { ApprovalPolicy } from "../../agent/approval.js";
+import { DEFAULT_RETRY } from "../../agent/retry.js";
 import type { TaskOutcome } from "../../agent/task.js";
 import { createNonInteractivePolicy, parseAllowRules } from "../../coding/approval-rules.js";
 import { createTaskSession, type TaskSession } from "../../coding/controller.js";
@@ -9,6 +10,7 @@ import type { Event } from "../../protocol/index.js";
 import type { CliArgs } from "./args.js";
 import { createLineModeHost } from "./line-mode.js";
 import { createTextRenderer } from "./render-text.js";
+import { type ModelTraffic, recordTraffic, replayTraffic } from "./traffic.js";
 
 export { runModelsCommand } from "./models.js";
 
@@ -24,15 +26,25 @@ export async function runTaskCommand(
     );
     return 2;
   }
-  // Settings files, then the environment, then flags. `models.plan` (a plan-mode model from the
-  // settings) is not used yet: the task loop runs on `models.act`.
+  // Settings files, then the environment, then flags; a replay takes its model from the recording.
+  let traffic: ModelTraffic | undefined;
+  if (args.replay && !injected) {
+    try {
+      traffic = replayTraffic(args.replay);
+    } catch (error) {
+      process.stderr.write(`bowline: cannot replay ${args.replay}: ${(error as Error).message}\n`);
+      return 2;
+    }
+  }
   const resolved = injected
     ? { ok: true as const, models: { act: injected.model.config }, warnings: [], unknownModels: [] }
-    : resolveModels({
-        flags: { provider: args.provider, model: args.model, baseUrl: args.baseUrl },
-        env: process.env,
-        workspaceRoot: args.cwd,
-      });
+    : traffic
+      ? { ok: true as const, models: { act: traffic.act }, warnings: [], unknownModels: [] }
+      : resolveModels({
+          flags: { provider: args.provider, model: args.model, baseUrl: args.baseUrl },
+          env: process.env,
+          workspaceRoot: args.cwd,
+        });
   if (!resolved.ok) {
     const what = resolved.code === "no_model" ? "no model configured." : "invalid settings.";
     process.stderr.write(`bowline: ${what}\n${resolved.message}\n`);
@@ -43,6 +55,9 @@ export async function runTaskCommand(
   if (!args.print || args.verbose) {
     for (const line of resolved.unknownModels) process.stderr.write(`bowline: note: ${line}\n`);
   }
+  if (args.record && !injected)
+    traffic = recordTraffic(args.record, resolved.models.act, resolved.models.plan);
+  const models = traffic ?? resolved.models;
   const interactive = !args.print;
   const output = createOutput(args);
   const line = interactive ? createLineModeHost() : undefined;
@@ -61,7 +76,8 @@ export async function runTaskCommand(
   };
   session = await createTaskSession({
     cwd: args.cwd,
-    modelConfig: resolved.models.act,
+    modelConfig: models.act,
+    planModelConfig: models.plan,
     model: injected?.model,
     home: injected?.home,
     policy: interactive ? interactivePolicy : policy,
@@ -73,6 +89,9 @@ export async function runTaskCommand(
     compact: args.compact,
     focusChain: args.focusChain,
     yolo: args.yes,
+    retry: args.maxRetries === undefined ? undefined : { ...DEFAULT_RETRY, attempts: args.maxRetries },
+    streamIdleTimeoutMs:
+      args.streamIdleTimeoutSeconds === undefined ? undefined : args.streamIdleTimeoutSeconds * 1000,
   });
   const active = session;
   let interrupts = 0;
@@ -88,6 +107,9 @@ export async function runTaskCommand(
     const text = prompt ?? (await askForTask());
     if (!text) return 2;
     const outcome = await active.run(text);
+    const trafficProblem = traffic?.finish();
+    traffic = undefined;
+    if (trafficProblem) process.stderr.write(`bowline: ${trafficProblem}\n`);
     output.finish(outcome, {
       taskId: active.task.id,
       turns: active.task.turns,
@@ -96,8 +118,9 @@ export async function runTaskCommand(
       taskDir: active.taskDir,
       journalBytesWritten: active.journalBytesWritten(),
     });
-    return exitCode(outcome);
+    return trafficProblem ? 1 : exitCode(outcome);
   } finally {
+    traffic?.finish();
     process.off("SIGINT", onSigint);
     line?.close();
     await active.close();
