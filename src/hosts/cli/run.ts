@@ -55,8 +55,14 @@ export async function runTaskCommand(
   if (!args.print || args.verbose) {
     for (const line of resolved.unknownModels) process.stderr.write(`bowline: note: ${line}\n`);
   }
-  if (args.record && !injected)
-    traffic = recordTraffic(args.record, resolved.models.act, resolved.models.plan);
+  if (args.record && !injected) {
+    try {
+      traffic = recordTraffic(args.record, resolved.models.act, resolved.models.plan);
+    } catch (error) {
+      process.stderr.write(`bowline: cannot record to ${args.record}: ${(error as Error).message}\n`);
+      return 2;
+    }
+  }
   const models = traffic ?? resolved.models;
   const interactive = !args.print;
   const output = createOutput(args);

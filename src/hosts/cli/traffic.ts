@@ -2,6 +2,8 @@
  * `--record` and `--replay`: the model configs get a fetch that records the provider traffic,
  * or one that plays a recording back with no network and no key.
  */
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { createRecorder, loadReplay, RecordingError } from "../../llm/recording.js";
 import type { ModelConfig } from "../../llm/types.js";
 
@@ -44,6 +46,7 @@ export function replayTraffic(file: string): ModelTraffic {
 }
 
 export function recordTraffic(file: string, act: ModelConfig, plan?: ModelConfig): ModelTraffic {
+  mkdirSync(dirname(resolve(file)), { recursive: true });
   const basePath = act.baseUrl ? new URL(act.baseUrl).pathname.replace(/\/$/, "") : undefined;
   const recorder = createRecorder(
     file,
