@@ -68,3 +68,40 @@ describe.each(cases)("$name over $format", ({ format, fault }) => {
     ]);
   });
 });
+
+describe.each<{ format: Format; message: string }>([
+  { format: "anthropic", message: "prompt is too long: 208310 tokens > 200000 maximum" },
+  {
+    format: "openai",
+    message:
+      "This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens.",
+  },
+])("a context overflow over $format", ({ format, message }) => {
+  it("is not retried as is: the older turns are dropped and the task goes on", async () => {
+    const read = (path: string): ScriptedTurn => ({ toolCalls: [{ name: "read_file", input: { path } }] });
+    const s = await startScenario(format, [
+      read("src/math.js"),
+      read("package.json"),
+      read("README.md"),
+      { fault: { kind: "http", status: 400, message } },
+      complete("Done despite the overflow."),
+    ]);
+    const run = await s.run("Read around.", ["--output-format", "stream-json"]);
+
+    expect(run.code).toBe(0);
+    expect(resultOf(run)).toMatchObject({ status: "completed", result: "Done despite the overflow." });
+    expect(s.server.requests).toHaveLength(5);
+    const count = (i: number) => {
+      const body = s.server.requests[i]!.body;
+      return body.messages.filter((m: any) => m.role !== "system" && m.role !== "tool").length;
+    };
+    expect(count(4)).toBeLessThan(count(3));
+    const notices = parseJsonLines(run.stdout).filter(
+      (e) => e.type === "ui_message_added" && e.message.payload.say === "notice",
+    );
+    expect(notices.some((e) => /context window/.test(e.message.payload.text))).toBe(true);
+    // The journal marks where the shortened history starts, so a resumed task sends the same.
+    const api = readJournalLines(s.home, "api_history.jsonl").records;
+    expect(api.filter((r) => r.compaction === true)).toHaveLength(1);
+  });
+});
