@@ -143,6 +143,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     promptSections: [rulesSection(rules), skillsSection(skills)],
     wireFormat: model.config.wireFormat,
     model: model.config.model,
+    preferredVariant: modelInfo.promptVariant,
     workspaceRoot: workspace.root,
     shell,
     mode: options.mode ?? "act",

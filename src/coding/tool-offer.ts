@@ -27,6 +27,8 @@ export interface ToolOfferOptions {
   tools: readonly ToolHandler[];
   wireFormat: WireFormat;
   model: string;
+  /** The prompt variant the model catalogue names for the model, if any. */
+  preferredVariant?: string;
   workspaceRoot: string;
   shell: string;
   mode: "plan" | "act";
@@ -82,6 +84,7 @@ export function prepareToolOffer(options: ToolOfferOptions): PreparedToolOffer {
   const variant = selectVariant({
     wireFormat: options.wireFormat,
     model: options.model,
+    preferred: options.preferredVariant,
     toolProtocol: options.toolProtocol,
     compact: options.compact,
     isRegistered: (id) => registry.has(id),

@@ -9,6 +9,8 @@ export interface VariantSelection {
   toolProtocol?: "native" | "xml";
   /** The short prompt and tool set for small local models (always the XML protocol). */
   compact?: boolean;
+  /** The variant the model catalogue names for this model; it wins over the family rules when it fits. */
+  preferred?: string;
   /** Whether a tool id has a spec; a variant whose `requires` are missing is passed over. Default: all have. */
   isRegistered?: (toolId: string) => boolean;
 }
@@ -61,7 +63,14 @@ export function selectVariant(selection: VariantSelection): CodingPromptVariant 
   const id = selection.model.toLowerCase().split("/").pop() ?? "";
   const rule = MODEL_RULES.find((r) => r.match.test(id)) ?? MODEL_RULES[MODEL_RULES.length - 1]!;
   const isRegistered = selection.isRegistered ?? (() => true);
-  const candidates = rule[protocol].map((variantId) => VARIANTS[variantId]);
+  const preferred = VARIANTS[selection.preferred as VariantId] as CodingPromptVariant | undefined;
+  // The catalogue's choice, when it speaks the protocol in use (compact means small local models).
+  if (preferred?.id === "compact" && selection.toolProtocol !== "native") return preferred;
+  const fits = preferred !== undefined && preferred.nativeTools === (protocol === "native");
+  const candidates = [
+    ...(fits ? [preferred] : []),
+    ...rule[protocol].map((variantId) => VARIANTS[variantId]),
+  ];
   const usable = candidates.find((variant) => (variant.requires ?? []).every(isRegistered));
   return usable ?? (protocol === "native" ? VARIANTS.native : VARIANTS.generic);
 }

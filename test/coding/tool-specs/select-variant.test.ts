@@ -104,3 +104,24 @@ describe("VARIANTS", () => {
     expect(VARIANTS.compact.prompt).toBe("compact");
   });
 });
+
+describe("the catalogue's preferred variant", () => {
+  const select = (model: string, preferred: string | undefined, toolProtocol?: "native" | "xml") =>
+    selectVariant({ wireFormat: "openai-chat", model, preferred, toolProtocol }).id;
+
+  it("wins over the family rules when it speaks the protocol in use", () => {
+    expect(select("some-new-model", "gpt")).toBe("gpt");
+    expect(select("some-new-model", undefined)).toBe("native");
+    expect(select("some-new-model", "next-gen", "xml")).toBe("next-gen");
+  });
+
+  it("is passed over when it does not fit the protocol", () => {
+    expect(select("some-new-model", "gpt", "xml")).toBe("generic");
+    expect(select("some-new-model", "no-such-variant")).toBe("native");
+  });
+
+  it("compact sends a small model to the compact prompt unless native calls are forced", () => {
+    expect(select("qwen2.5-coder:7b", "compact")).toBe("compact");
+    expect(select("qwen2.5-coder:7b", "compact", "native")).toBe("native");
+  });
+});
