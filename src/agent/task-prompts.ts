@@ -61,3 +61,7 @@ export const condensedHistory = (task: string, summary: string): string =>
 export const historyTruncated = (dropped: number): string =>
   `[Note: ${dropped} earlier messages of this conversation were removed to fit the context window. ` +
   "Re-read any file you need rather than relying on memory of earlier turns.]";
+
+export const interruptedCall = (tool: string): string =>
+  `[The ${tool} call was interrupted: Bowline stopped while it was running, so it may or may not ` +
+  "have taken effect. Check its effect before relying on it or running it again.]";

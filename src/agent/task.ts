@@ -15,6 +15,7 @@ import { DEFAULT_STREAM_IDLE_TIMEOUT_MS, withIdleTimeout } from "./idle-timeout.
 import type { SessionJournal } from "./journal.js";
 import type { Coordinator } from "./pipeline/coordinator.js";
 import type { HookRunner } from "./pipeline/hooks.js";
+import { createMessageStore, type StoredSession } from "./message-store.js";
 import { createLoopDetector } from "./pipeline/loop-detection.js";
 import { DEFAULT_RETRY, type RetryPolicy, retryCountdown, retryDelayMs } from "./retry.js";
 import { type AssistantReply, streamReply } from "./stream-reply.js";
@@ -32,7 +33,7 @@ import {
   xmlReplyOptionsFor,
   xmlResultBlocks,
 } from "./tool-offer.js";
-import { createUiMessageLog, type UiMessageLog } from "./ui-messages.js";
+import type { UiMessageLog } from "./ui-messages.js";
 
 export interface TaskOptions {
   taskId: string;
@@ -70,6 +71,8 @@ export interface TaskOptions {
   focusChain?: boolean;
   /** Manual compaction: offered for the turn after the person sends `/compact [focus]`. */
   condenseTool?: ToolHandler;
+  /** A task loaded from its journal, continued with `resume`. */
+  resume?: StoredSession & { turns?: number; usage?: PricedUsage; taskText?: string };
 }
 
 export type TaskMode = "plan" | "act";
@@ -89,8 +92,9 @@ export type AskAnswer = { response: "approve" | "deny" | "message"; text?: strin
 export function createTask(options: TaskOptions) {
   const maxMistakes = options.maxConsecutiveMistakes ?? 3;
   const retry = options.retry ?? DEFAULT_RETRY;
-  const history: LlmMessage[] = [];
-  const ui: UiMessageLog = createUiMessageLog(options.emit, options.journal);
+  const store = createMessageStore({ emit: options.emit, journal: options.journal, resume: options.resume });
+  const history = store.history;
+  const ui: UiMessageLog = store.ui;
   const coordinator =
     options.coordinator ??
     coordinatorFor(options.condenseTool ? [...options.tools, options.condenseTool] : options.tools);
@@ -101,7 +105,7 @@ export function createTask(options: TaskOptions) {
   let loopEscalation: string | undefined;
   let xmlCallCount = 0;
   const focus = options.focusChain ? createFocusChain() : undefined;
-  let taskText = "";
+  let taskText = options.resume?.taskText ?? "";
   /** True for the turn after `/compact`: the condense tool is offered. */
   let condenseOffered = false;
   /** The next user message starts a condensed history (journaled as a compaction). */
@@ -109,10 +113,10 @@ export function createTask(options: TaskOptions) {
   const pendingAsks = new Map<string, (answer: AskAnswer) => void>();
   /** Aborts the current run; replaced when `send` continues an aborted task. */
   let controller = new AbortController();
-  const usage: PricedUsage = { ...ZERO_USAGE };
+  const usage: PricedUsage = { ...ZERO_USAGE, ...options.resume?.usage };
   let status: TaskStatus = "idle";
   let mode: TaskMode = options.mode ?? "act";
-  let turns = 0;
+  let turns = options.resume?.turns ?? 0;
   let mistakes = 0;
   let lastMistake = "";
 
@@ -144,8 +148,8 @@ export function createTask(options: TaskOptions) {
   };
 
   const appendHistory = (message: LlmMessage) => {
-    history.push(message);
-    options.journal?.appendApi(message, compactionNext ? { compaction: true } : undefined);
+    if (compactionNext) store.replace([message]);
+    else store.append(message);
     compactionNext = false;
   };
 
@@ -270,9 +274,7 @@ export function createTask(options: TaskOptions) {
       ...first,
       content: [...first.content, { type: "text", text: prompts.historyTruncated(dropped) }],
     };
-    history.length = 0;
-    compactionNext = true;
-    for (const message of kept) appendHistory(message);
+    store.replace(kept);
     ui.say({
       say: "notice",
       text: `The conversation was too long for the model's context window: ${dropped} older messages were removed.`,
@@ -435,7 +437,6 @@ export function createTask(options: TaskOptions) {
           say: "notice",
           text: `Conversation condensed: ${history.length} messages replaced by a summary.`,
         });
-        history.length = 0;
         compactionNext = true;
         pending = [{ type: "text", text: prompts.condensedHistory(taskText, condensed) }];
         continue;
@@ -450,6 +451,32 @@ export function createTask(options: TaskOptions) {
         return { status: "failed", code: "stopped_by_hook", message: stopReason };
       }
     }
+  }
+
+  /**
+   * What the history needs before it can go on after a stop: a trailing user message is taken
+   * back (its content opens the next one, so two user messages never follow each other), and the
+   * calls of a trailing assistant message get "interrupted" results; their UI rows say so too.
+   */
+  function interruptedCalls(): ContentBlock[] {
+    const last = history.at(-1);
+    if (!last) return [];
+    if (last.role === "user") {
+      store.rewindTo(store.entryIds.at(-2) ?? null);
+      return last.content;
+    }
+    const calls = last.content.filter((block) => block.type === "tool_call");
+    for (const message of ui.messages) {
+      const payload = message.type === "say" ? message.payload : undefined;
+      if (payload?.say !== "tool" || (payload.status !== "running" && payload.status !== "pending")) continue;
+      ui.update(message, { ...payload, status: "error", output: prompts.interruptedCall(payload.tool) });
+    }
+    return calls.map((call) => ({
+      type: "tool_result" as const,
+      callId: call.id,
+      content: [{ type: "text" as const, text: prompts.interruptedCall(call.name) }],
+      isError: true,
+    }));
   }
 
   const promptHooks = (events: Array<"TaskStart" | "UserPromptSubmit">, prompt: string) =>
@@ -529,6 +556,17 @@ export function createTask(options: TaskOptions) {
       return finish(
         await loop([{ type: "text", text: `<user_message>\n${text}\n</user_message>` }, ...hooked.context]),
       );
+    },
+    /**
+     * Continues a task loaded from its journal: the calls that were running when it stopped are
+     * reported to the model as interrupted (never run again), then `context` (how long it was
+     * away, what changed) and the person's new message, if any, follow in one user message.
+     */
+    async resume(text: string | undefined, context: ContentBlock[] = []): Promise<TaskOutcome> {
+      if (text) ui.say({ say: "user_message", text });
+      const pending = [...interruptedCalls(), ...context];
+      if (text) pending.push({ type: "text", text: `<user_message>\n${text}\n</user_message>` });
+      return finish(await loop(pending));
     },
     answer(askId: string, answer: AskAnswer): boolean {
       const resolve = pendingAsks.get(askId);

@@ -14,10 +14,15 @@ export interface UiMessageLog {
   readonly messages: readonly UiMessage[];
 }
 
-export function createUiMessageLog(emit: (event: Event) => void, journal?: SessionJournal): UiMessageLog {
-  const messages: UiMessage[] = [];
-  const indexById = new Map<string, number>();
-  let counter = 0;
+export function createUiMessageLog(
+  emit: (event: Event) => void,
+  journal?: SessionJournal,
+  /** The messages of a resumed task, continued (their ids are not reused). */
+  initial: readonly UiMessage[] = [],
+): UiMessageLog {
+  const messages: UiMessage[] = [...initial];
+  const indexById = new Map(messages.map((message, index) => [message.id, index]));
+  let counter = Math.max(0, ...messages.map((message) => Number.parseInt(message.id.slice(1), 36) || 0));
   const nextId = () => `m${(++counter).toString(36)}`;
 
   const record = (message: UiMessage, op: "add" | "update") => {

@@ -90,15 +90,14 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
   const journal = createFileJournal(taskDir);
   // The task loop retries failed requests itself (with back-off and a notice), so the SDK's
   // own retries are off unless the config asks for them; otherwise retries multiply.
-  const model =
-    options.model ??
-    (await createModelClient({ ...options.modelConfig, maxRetries: options.modelConfig.maxRetries ?? 0 }));
-  const planModel = options.planModelConfig
-    ? await createModelClient({
-        ...options.planModelConfig,
-        maxRetries: options.planModelConfig.maxRetries ?? 0,
-      })
-    : undefined;
+  const clientFor = (config: ModelConfig) =>
+    createModelClient({
+      ...config,
+      maxRetries: config.maxRetries ?? 0,
+      modelInfo: config.modelInfo ?? lookupModel(config.provider, config.model).info,
+    });
+  const model = options.model ?? (await clientFor(options.modelConfig));
+  const planModel = options.planModelConfig ? await clientFor(options.planModelConfig) : undefined;
   const modelInfo = options.modelInfo ?? lookupModel(model.config.provider, model.config.model).info;
   const { settings, ignored } = await settingsLoad;
   const shell = process.env.SHELL || "/bin/bash";

@@ -154,10 +154,14 @@ function toolParam(tool: LlmToolDefinition): Tool {
 export function toAnthropicRequest(request: LlmRequest, config: ModelConfig): MessageCreateParamsStreaming {
   const messages = request.messages.map(messageParam);
   markCacheBreakpoints(messages);
-  const budget = config.reasoning?.budgetTokens ?? 0;
+  const adaptive = config.modelInfo?.thinking === "adaptive";
+  // Adaptive-thinking models decide their own budget (a manual one is refused); others take one.
+  const budget = adaptive ? 0 : (config.reasoning?.budgetTokens ?? 0);
+  const effort = adaptive ? config.reasoning?.effort : undefined;
   const requested = request.maxOutputTokens ?? config.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
   // The thinking budget is part of max_tokens and must leave room for the answer.
   const maxTokens = budget > 0 ? Math.max(requested, budget + 1024) : requested;
+  const fixedSampling = budget > 0 || config.modelInfo?.fixedSampling === true;
   return {
     model: config.model,
     max_tokens: maxTokens,
@@ -168,7 +172,8 @@ export function toAnthropicRequest(request: LlmRequest, config: ModelConfig): Me
       : {}),
     ...(request.tools.length > 0 ? { tools: withToolsBreakpoint(toolParams(request.tools)) } : {}),
     ...(budget > 0 ? { thinking: { type: "enabled", budget_tokens: budget } } : {}),
-    // Extended thinking does not accept a temperature.
-    ...(request.temperature !== undefined && budget === 0 ? { temperature: request.temperature } : {}),
+    ...(effort ? { output_config: { effort: effort === "minimal" ? "low" : effort } } : {}),
+    // Extended thinking, and models with fixed sampling, do not accept a temperature.
+    ...(request.temperature !== undefined && !fixedSampling ? { temperature: request.temperature } : {}),
   };
 }

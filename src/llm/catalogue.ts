@@ -24,6 +24,10 @@ const infoFields = {
   supportsReasoning: z.optional(z.boolean()),
   prices: z.optional(pricesSchema),
   promptVariant: z.optional(z.enum(["generic", "next-gen", "native", "compact", "gpt"])),
+  thinking: z.optional(
+    z.enum(["adaptive", "budget", "effort", "none"] satisfies NonNullable<ModelInfo["thinking"]>[]),
+  ),
+  fixedSampling: z.optional(z.boolean()),
 };
 
 const entrySchema = z.strictObject({

@@ -48,13 +48,13 @@ export const presetSchema = z.strictObject({
   quirks: z.optional(quirksSchema),
   /** Extra HTTP headers sent with every request. */
   headers: z.optional(z.record(z.string(), z.string())),
+  /** Unknown models of this provider take images (every current model of a first-party API does). */
+  unknownModelsTakeImages: z.optional(z.boolean()),
   /**
    * Where a local server lists the models it has: `path` (relative to the base URL, or from the
    * server's root when it starts with `/`) answers JSON whose `list` array holds objects with
    * the model's name in `id`.
    */
-  /** Unknown models of this provider take images (every current model of a first-party API does). */
-  unknownModelsTakeImages: z.optional(z.boolean()),
   listModels: z.optional(z.strictObject({ path: z.string(), list: z.string(), id: z.string() })),
 });
 

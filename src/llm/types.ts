@@ -59,7 +59,7 @@ export interface LlmToolDefinition {
 
 export interface LlmRequest {
   system: string;
-  messages: LlmMessage[];
+  messages: readonly LlmMessage[];
   tools: LlmToolDefinition[];
   maxOutputTokens?: number;
   temperature?: number;
@@ -94,6 +94,14 @@ export interface ModelInfo {
   prices?: ModelPrices;
   /** The prompt variant that fits the model best, when the catalogue knows one. */
   promptVariant?: string;
+  /**
+   * How the model is asked to reason: `adaptive` (Anthropic adaptive thinking; a manual thinking
+   * budget is refused), `budget` (a thinking budget in tokens), `effort` (an effort or thinking
+   * level), `none` (the model takes no reasoning setting). Absent when the catalogue does not know.
+   */
+  thinking?: "adaptive" | "budget" | "effort" | "none";
+  /** The model rejects a non-default temperature or top_p: adapters leave them out. */
+  fixedSampling?: boolean;
 }
 
 export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "aborted" | "other";
@@ -179,6 +187,8 @@ export interface ModelConfig {
   region?: string;
   quirks?: WireQuirks;
   reasoning?: ReasoningConfig;
+  /** What the catalogue knows of the model; adapters read how it takes reasoning settings. */
+  modelInfo?: Pick<ModelInfo, "thinking" | "fixedSampling">;
   /** Extra HTTP headers sent with every request (e.g. OpenRouter's attribution headers). */
   headers?: Record<string, string>;
   /**

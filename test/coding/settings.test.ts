@@ -70,7 +70,7 @@ describe("settings files", () => {
     expect(ok(resolve()).models.act).toMatchObject({ model: "claude-opus-4-1", apiKey: "settings-key" });
     const env = { ANTHROPIC_API_KEY: "env-key", BOWLINE_MODEL: "claude-haiku-4-5" };
     expect(ok(resolve(env)).models.act).toMatchObject({ model: "claude-haiku-4-5", apiKey: "env-key" });
-    expect(ok(resolve(env, { model: "claude-sonnet-4-5" })).models.act.model).toBe("claude-sonnet-4-5");
+    expect(ok(resolve(env, { model: "claude-sonnet-5-5" })).models.act.model).toBe("claude-sonnet-5-5");
   });
 
   it("merge keys and reasoning field by field", () => {
@@ -163,9 +163,9 @@ describe("file permissions", () => {
 
 describe("plan and act models", () => {
   it("resolve separately, a plan model on the same provider by model id alone", () => {
-    write(userFile(), { provider: "anthropic", model: "claude-sonnet-4-5", planModel: "claude-opus-4-1" });
+    write(userFile(), { provider: "anthropic", model: "claude-sonnet-5-5", planModel: "claude-opus-4-1" });
     const { models } = ok(resolve({ ANTHROPIC_API_KEY: "ak" }));
-    expect(models.act).toMatchObject({ provider: "anthropic", model: "claude-sonnet-4-5" });
+    expect(models.act).toMatchObject({ provider: "anthropic", model: "claude-sonnet-5-5" });
     expect(models.plan).toMatchObject({ provider: "anthropic", model: "claude-opus-4-1", apiKey: "ak" });
   });
 
@@ -195,8 +195,8 @@ describe("plan and act models", () => {
     write(userFile(), { provider: "anthropic", planModel: "claude-opus-4-1", actModel: "claude-haiku-4-5" });
     const env = { ANTHROPIC_API_KEY: "ak" };
     expect(ok(resolve(env)).models.act.model).toBe("claude-haiku-4-5");
-    const flagged = ok(resolve(env, { model: "claude-sonnet-4-5" })).models;
-    expect(flagged).toEqual({ act: expect.objectContaining({ model: "claude-sonnet-4-5" }) });
+    const flagged = ok(resolve(env, { model: "claude-sonnet-5-5" })).models;
+    expect(flagged).toEqual({ act: expect.objectContaining({ model: "claude-sonnet-5-5" }) });
     expect(ok(resolve({ ...env, BOWLINE_PROVIDER: "anthropic" })).models.plan).toBeUndefined();
   });
 

@@ -84,16 +84,16 @@ describe("bowline models", () => {
     expect(code).toBe(0);
     expect(stderr).toBe("");
     expect(row(stdout, "anthropic")).toMatch(
-      /^ {2}anthropic +anthropic-messages +key set \(ANTHROPIC_API_KEY\) +https:\/\/api\.anthropic\.com +claude-sonnet-4-5$/,
+      /^ {2}anthropic +anthropic-messages +key set \(ANTHROPIC_API_KEY\) +https:\/\/api\.anthropic\.com +claude-sonnet-5-5$/,
     );
     expect(row(stdout, "gemini")).toContain("missing: GEMINI_API_KEY or GOOGLE_API_KEY");
     expect(row(stdout, "bedrock")).toContain("AWS credential chain, eu-west-1");
     expect(row(stdout, "ollama")).toMatch(/no key needed +http:\/\/localhost:11434\/v1 +qwen2\.5-coder/);
     expect(row(stdout, "vllm")).toMatch(/\(needs --base-url\) +\(needs --model\)/);
     expect(row(stdout, "openrouter")).toContain("missing: OPENROUTER_API_KEY");
-    expect(stdout).toContain("Selected model: claude-sonnet-4-5 on anthropic (anthropic-messages)");
-    expect(stdout).toContain("200,000-token context, 64,000-token replies, images, reasoning");
-    expect(stdout).toContain("$3 input, $15 output per million tokens (cache read $0.3, cache write $3.75)");
+    expect(stdout).toContain("Selected model: claude-sonnet-5-5 on anthropic (anthropic-messages)");
+    expect(stdout).toContain("1,000,000-token context, 128,000-token replies, images, reasoning");
+    expect(stdout).toContain("$2 input, $10 output per million tokens (cache read $0.2, cache write $2.5)");
     expect(stdout).not.toContain(SECRET);
   });
 

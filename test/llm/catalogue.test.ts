@@ -10,6 +10,7 @@ import { mergeListing } from "../../scripts/refresh-catalogue.mjs";
 import {
   CATALOGUE,
   type Catalogue,
+  catalogueId,
   catalogueSchema,
   lookupModel,
   modelKey,
@@ -43,38 +44,50 @@ describe("the model catalogue (catalogue.json)", () => {
   });
 
   it("knows the main current models with their list prices", () => {
-    expect(lookupModel("anthropic", "claude-sonnet-4-5")).toEqual({
+    expect(lookupModel("anthropic", "claude-sonnet-5-5")).toEqual({
       known: true,
       info: {
-        contextWindow: 200_000,
-        maxOutputTokens: 64_000,
+        contextWindow: 1_000_000,
+        maxOutputTokens: 128_000,
         supportsImages: true,
         supportsNativeTools: true,
         supportsReasoning: true,
-        prices: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+        prices: { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 },
+        thinking: "adaptive",
+        fixedSampling: true,
       },
     });
-    expect(lookupModel("openai", "gpt-5").info).toMatchObject({
-      contextWindow: 400_000,
-      promptVariant: "gpt",
+    expect(lookupModel("openai-responses", "gpt-6.2-sol").info).toMatchObject({
+      contextWindow: 1_050_000,
+      maxOutputTokens: 128_000,
+      prices: { input: 2, output: 10, cacheRead: 0.1, cacheWrite: 2.5 },
     });
-    expect(lookupModel("gemini", "gemini-2.5-flash").info.prices).toEqual({ input: 0.3, output: 2.5 });
+    expect(lookupModel("gemini", "gemini-4-argon").info).toMatchObject({
+      contextWindow: 1_048_576,
+      maxOutputTokens: 65_536,
+      prices: { input: 4, output: 20, cacheRead: 0.2 },
+    });
     for (const [provider, model] of [
+      ["anthropic", "claude-opus-5-5"],
+      ["anthropic", "claude-fable-5-2"],
+      ["anthropic", "claude-haiku-5-5"],
+      ["anthropic", "claude-sonnet-4-6"],
       ["anthropic", "claude-opus-4-1"],
       ["anthropic", "claude-haiku-4-5"],
-      ["anthropic", "claude-3-7-sonnet-latest"],
-      ["openai", "gpt-5-mini"],
-      ["openai", "gpt-5-nano"],
+      ["openai", "gpt-6-sol"],
+      ["openai", "gpt-6.1-terra"],
+      ["openai", "gpt-5.6-luna"],
+      ["openai", "gpt-5.4"],
       ["openai", "gpt-4.1-mini"],
       ["openai", "o3"],
-      ["openai", "o4-mini"],
       ["openai", "gpt-4o"],
-      ["gemini", "gemini-2.5-pro"],
-      ["gemini", "gemini-2.5-flash-lite"],
-      ["deepseek", "deepseek-reasoner"],
-      ["xai", "grok-4"],
+      ["gemini", "gemini-4-carbon"],
+      ["gemini", "gemini-3.8-flash"],
+      ["gemini", "gemini-2.5-flash"],
+      ["deepseek", "deepseek-v4-pro"],
+      ["xai", "grok-4.6"],
+      ["mistral", "mistral-medium-latest"],
       ["mistral", "codestral-latest"],
-      ["mistral", "mistral-large-latest"],
     ]) {
       const { known, info } = lookupModel(provider!, model!);
       expect(known, model).toBe(true);
@@ -82,18 +95,84 @@ describe("the model catalogue (catalogue.json)", () => {
     }
   });
 
+  it("drops models their makers have retired everywhere", () => {
+    for (const model of ["o4-mini", "o3-mini", "gpt-4.1-nano", "gemini-2.0-flash", "devstral-medium-2507"])
+      expect(lookupModel("openrouter", model).known, model).toBe(false);
+  });
+
+  it("says how each model is asked to reason and whether it takes a temperature", () => {
+    const reasoning = (model: string) => {
+      const { thinking, fixedSampling } = lookupModel("any", model).info;
+      return { thinking, fixedSampling };
+    };
+    // Claude 4.7 and later refuse manual budgets and sampling parameters; 4.6 takes adaptive thinking
+    // but still a temperature; 4.5 and earlier take a budget.
+    expect(reasoning("claude-opus-5-5")).toEqual({ thinking: "adaptive", fixedSampling: true });
+    expect(reasoning("claude-opus-4-7")).toEqual({ thinking: "adaptive", fixedSampling: true });
+    expect(reasoning("claude-sonnet-4-6")).toEqual({ thinking: "adaptive", fixedSampling: undefined });
+    expect(reasoning("claude-haiku-4-5")).toEqual({ thinking: "budget", fixedSampling: undefined });
+    expect(reasoning("gpt-6.2-sol")).toEqual({ thinking: "effort", fixedSampling: true });
+    expect(reasoning("gpt-5")).toEqual({ thinking: "effort", fixedSampling: true });
+    expect(reasoning("gpt-4.1")).toEqual({ thinking: "none", fixedSampling: undefined });
+    expect(reasoning("gemini-4-argon")).toEqual({ thinking: "effort", fixedSampling: undefined });
+    expect(reasoning("gemini-2.5-pro")).toEqual({ thinking: "budget", fixedSampling: undefined });
+    expect(reasoning("deepseek-v4-flash").thinking).toBe("effort");
+    expect(reasoning("my-finetune")).toEqual({ thinking: undefined, fixedSampling: undefined });
+  });
+
+  it("never marks a model that does not reason as taking a reasoning setting", () => {
+    for (const [id, entry] of Object.entries(CATALOGUE.models)) {
+      if (entry.thinking !== undefined && entry.thinking !== "none")
+        expect(entry.supportsReasoning, id).toBe(true);
+      if (entry.fixedSampling) expect(entry.supportsReasoning, id).toBe(true);
+    }
+  });
+
+  it("the schema rejects a reasoning style it does not know", () => {
+    const entry = { ...CATALOGUE.models["claude-sonnet-5-5"]! };
+    const catalogue = (thinking: unknown) => ({ models: { m: { ...entry, thinking } }, providers: {} });
+    expect(z.safeParse(catalogueSchema, catalogue("adaptive")).success).toBe(true);
+    expect(z.safeParse(catalogueSchema, catalogue("extended")).success).toBe(false);
+    expect(
+      z.safeParse(catalogueSchema, { models: { m: { ...entry, fixedSampling: "yes" } }, providers: {} })
+        .success,
+    ).toBe(false);
+  });
+
   it("matches the ids hosts use: vendor paths, Bedrock ids, date stamps, dotted versions, local tags", () => {
-    const sonnet = lookupModel("anthropic", "claude-sonnet-4-5").info;
+    const sonnet = lookupModel("anthropic", "claude-sonnet-5-5").info;
     for (const [provider, id] of [
-      ["openrouter", "anthropic/claude-sonnet-4.5"],
-      ["bedrock", "anthropic.claude-sonnet-4-5-20250929-v1:0"],
-      ["bedrock", "us.anthropic.claude-sonnet-4-5-20250929-v1:0"],
-      ["bedrock", "global.anthropic.claude-sonnet-4-5-20250929-v1:0"],
-      ["anthropic", "claude-sonnet-4-5-20250929"],
-      ["anthropic", "Claude-Sonnet-4-5"],
+      ["openrouter", "anthropic/claude-sonnet-5.5"],
+      ["bedrock", "anthropic.claude-sonnet-5-5"],
+      ["bedrock", "us.anthropic.claude-sonnet-5-5"],
+      ["bedrock", "global.anthropic.claude-sonnet-5-5"],
+      ["bedrock", "eu.anthropic.claude-sonnet-5-5"],
+      ["anthropic", "Claude-Sonnet-5-5"],
     ]) {
       expect(lookupModel(provider!, id!), id).toEqual({ known: true, info: sonnet });
     }
+    // Bedrock ids before the 4.6 generation carry a date and a version; Opus 4.6 keeps a bare `-v1`.
+    const sonnet45 = lookupModel("anthropic", "claude-sonnet-4-5").info;
+    for (const id of [
+      "anthropic.claude-sonnet-4-5-20250929-v1:0",
+      "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+      "global.anthropic.claude-sonnet-4-5-20250929-v1:0",
+      "claude-sonnet-4-5-20250929",
+      "anthropic/claude-sonnet-4.5",
+    ]) {
+      expect(lookupModel("bedrock", id).info, id).toEqual(sonnet45);
+    }
+    expect(catalogueId("global.anthropic.claude-opus-4-6-v1")).toBe("claude-opus-4-6");
+    expect(catalogueId("anthropic/claude-opus-5.5")).toBe("claude-opus-5-5");
+    expect(catalogueId("openai/gpt-6.2-sol")).toBe("gpt-6.2-sol");
+    expect(catalogueId("gpt-6-2-sol")).toBe("gpt-6.2-sol");
+    expect(catalogueId("gpt-5.6")).toBe("gpt-5.6-sol");
+    expect(catalogueId("google/gemini-4-argon")).toBe("gemini-4-argon");
+    expect(catalogueId("x-ai/grok-4.6")).toBe("grok-4.6");
+    expect(catalogueId("deepseek/deepseek-v4-pro")).toBe("deepseek-v4-pro");
+    expect(catalogueId("deepseek-chat")).toBe("deepseek-v4-flash");
+    expect(catalogueId("mistralai/mistral-medium-3.5")).toBe("mistral-medium-3.5");
+    expect(catalogueId("mistral-medium-3-5-26-04")).toBe("mistral-medium-3.5");
     expect(lookupModel("openai", "gpt-4.1-2025-04-14").info.prices?.input).toBe(2);
     expect(lookupModel("openrouter", "openai/gpt-4.1").info.prices?.input).toBe(2);
     expect(lookupModel("openrouter", "anthropic/claude-3.7-sonnet:thinking").known).toBe(true);
@@ -181,7 +260,7 @@ describe("refresh-catalogue", () => {
     expect(catalogue.models["llama-3.3-70b"]).toEqual(CATALOGUE.models["llama-3.3-70b"]);
     expect(catalogue.models["gemini-2.5-pro"]).toEqual(CATALOGUE.models["gemini-2.5-pro"]);
     expect(catalogue.providers).toEqual(CATALOGUE.providers);
-    expect(missing).toContain("deepseek-chat");
+    expect(missing).toContain("deepseek-v4-pro");
     expect(Object.keys(catalogue.models)).toEqual(Object.keys(CATALOGUE.models));
   });
 

@@ -19,7 +19,7 @@ describe("resolveModelConfig", () => {
       expect(config).toEqual({
         provider: "anthropic",
         wireFormat: "anthropic-messages",
-        model: "claude-sonnet-4-5",
+        model: "claude-sonnet-5-5",
         apiKey: "ak",
         baseUrl: "https://api.anthropic.com",
       });
@@ -200,7 +200,7 @@ describe("resolveModelConfig", () => {
       expect(configOf(resolveModelConfig({ provider: "gemini" }, { GOOGLE_API_KEY: "gk" }))).toEqual({
         provider: "gemini",
         wireFormat: "gemini",
-        model: "gemini-2.5-pro",
+        model: "gemini-4-argon",
         apiKey: "gk",
         baseUrl: "https://generativelanguage.googleapis.com",
       });
@@ -216,7 +216,7 @@ describe("resolveModelConfig", () => {
       expect(config).toEqual({
         provider: "bedrock",
         wireFormat: "bedrock-converse",
-        model: "global.anthropic.claude-sonnet-4-5-20250929-v1:0",
+        model: "global.anthropic.claude-sonnet-5-5",
         apiKey: "",
         region: "eu-west-1",
       });
@@ -233,7 +233,7 @@ describe("resolveModelConfig", () => {
         wireFormat: "openai-chat",
         apiKey: "or",
         baseUrl: "https://openrouter.ai/api/v1",
-        model: "anthropic/claude-sonnet-4.5",
+        model: "anthropic/claude-sonnet-5.5",
         headers: { "X-Title": "Bowline" },
         quirks: { reasoningField: "reasoning" },
       });

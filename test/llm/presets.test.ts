@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { HELP } from "../../src/hosts/cli/args.js";
-import { catalogueId } from "../../src/llm/catalogue.js";
+import { catalogueId, lookupModel } from "../../src/llm/catalogue.js";
 import { howToConfigure } from "../../src/llm/config.js";
 import { findPreset, PRESET_NAMES, PRESETS, presetsSchema } from "../../src/llm/presets.js";
 
@@ -53,6 +53,24 @@ describe("provider presets (presets.json)", () => {
     for (const [name, preset] of Object.entries(PRESETS)) {
       if (preset.defaultModel)
         expect(catalogueId(preset.defaultModel), `${name}: ${preset.defaultModel}`).toBeDefined();
+    }
+  });
+
+  it("Bedrock and OpenRouter default to the Anthropic default, in their own spelling", () => {
+    const sonnet = catalogueId(PRESETS.anthropic!.defaultModel!);
+    expect(sonnet).toBe("claude-sonnet-5-5");
+    expect(PRESETS.bedrock!.defaultModel).toBe("global.anthropic.claude-sonnet-5-5");
+    expect(catalogueId(PRESETS.bedrock!.defaultModel!)).toBe(sonnet);
+    expect(catalogueId(PRESETS.openrouter!.defaultModel!)).toBe(sonnet);
+  });
+
+  it("first-party defaults are current models whose reasoning style the catalogue knows", () => {
+    for (const name of ["anthropic", "openai", "openai-responses", "gemini", "bedrock", "deepseek", "xai"]) {
+      const model = PRESETS[name]!.defaultModel!;
+      const { known, info } = lookupModel(name, model);
+      expect(known, `${name}: ${model}`).toBe(true);
+      expect(info.thinking, `${name}: ${model}`).toBeDefined();
+      expect(info.prices, `${name}: ${model}`).toBeDefined();
     }
   });
 

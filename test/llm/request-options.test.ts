@@ -44,6 +44,20 @@ describe("Anthropic", () => {
     expect((body as any).temperature).toBeUndefined();
   });
 
+  it("leaves the budget to adaptive-thinking models, passing the effort, and no temperature when sampling is fixed", () => {
+    const body = toAnthropicRequest(
+      request,
+      config({
+        reasoning: { budgetTokens: 16_000, effort: "high" },
+        modelInfo: { thinking: "adaptive", fixedSampling: true },
+      }),
+    ) as any;
+    expect(body.thinking).toBeUndefined();
+    expect(body.output_config).toEqual({ effort: "high" });
+    expect(body.temperature).toBeUndefined();
+    expect(body.max_tokens).toBe(8192);
+  });
+
   it("sends redacted and signed thinking back as they came", () => {
     const body = toAnthropicRequest(request, config({}));
     expect(body.messages[1]!.content).toEqual([

@@ -30,8 +30,8 @@ export function createFileJournal(taskDir: string): SessionJournal & { bytesWrit
     new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
 
   return {
-    appendApi(message, meta) {
-      append(apiFd, { v: JOURNAL_VERSION, ts: Date.now(), message, ...meta });
+    appendApi(record) {
+      append(apiFd, record);
     },
     appendUi(op, message) {
       append(uiFd, { v: JOURNAL_VERSION, ts: Date.now(), op, message });
