@@ -13,9 +13,10 @@ import { truncatedHistory } from "./context-window.js";
 import { createFocusChain } from "./focus-chain.js";
 import { DEFAULT_STREAM_IDLE_TIMEOUT_MS, withIdleTimeout } from "./idle-timeout.js";
 import type { SessionJournal } from "./journal.js";
+import { extendedLimits, limitReached, type TaskLimits } from "./limits.js";
+import { createMessageStore, type StoredSession } from "./message-store.js";
 import type { Coordinator } from "./pipeline/coordinator.js";
 import type { HookRunner } from "./pipeline/hooks.js";
-import { createMessageStore, type StoredSession } from "./message-store.js";
 import { createLoopDetector } from "./pipeline/loop-detection.js";
 import { DEFAULT_RETRY, type RetryPolicy, retryCountdown, retryDelayMs } from "./retry.js";
 import { type AssistantReply, streamReply } from "./stream-reply.js";
@@ -67,6 +68,8 @@ export interface TaskOptions {
   allowedInPlanMode?: (tool: ToolHandler, input: unknown) => boolean;
   /** Stops the task (code `budget_exhausted`) once input + output tokens pass this. */
   tokenBudget?: number;
+  /** Budgets that pause the task with a question (interactive) or stop it (code `budget_exhausted`). */
+  limits?: TaskLimits;
   /** Keeps the model's `task_progress` checklist (the tools must accept that parameter). */
   focusChain?: boolean;
   /** Manual compaction: offered for the turn after the person sends `/compact [focus]`. */
@@ -301,6 +304,19 @@ export function createTask(options: TaskOptions) {
       ? [...definitions, ...toLlmToolDefinitions([options.condenseTool])]
       : definitions;
 
+  let limits: TaskLimits = options.limits ?? {};
+
+  /** Pauses at a reached budget: the person may grant another budget's worth. */
+  async function checkLimits(): Promise<TaskOutcome | undefined> {
+    const message = limitReached(limits, usage, turns);
+    if (!message) return undefined;
+    if (!options.interactive) return { status: "failed", code: "budget_exhausted", message };
+    const answer = await ask({ ask: "limit_reached", message });
+    if (answer.response !== "approve") return { status: "failed", code: "budget_exhausted", message };
+    limits = extendedLimits(limits, options.limits ?? {}, usage, turns);
+    return undefined;
+  }
+
   /** Handles the mistake limit and loop escalation. Returns an outcome when the task must stop. */
   async function checkMistakes(pending: ContentBlock[]): Promise<TaskOutcome | undefined> {
     if (loopEscalation !== undefined) {
@@ -387,6 +403,11 @@ export function createTask(options: TaskOptions) {
         keepToolResults(pending);
         const message = `Stopped at the token budget (${options.tokenBudget} tokens).`;
         return { status: "failed", code: "budget_exhausted", message };
+      }
+      const limit = await checkLimits();
+      if (limit) {
+        keepToolResults(pending);
+        return limit;
       }
       const reminder = focus?.reminder(turns + 1);
       if (reminder) pending = [...pending, { type: "text", text: reminder }];

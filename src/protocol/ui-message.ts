@@ -75,6 +75,8 @@ export const AskSchema = z.discriminatedUnion("ask", [
     options: z.optional(z.array(z.string())),
   }),
   z.object({ ask: z.literal("mistake_limit"), message: z.string() }),
+  /** The task reached a budget (tokens, cost or requests): approve to go on with another budget's worth. */
+  z.object({ ask: z.literal("limit_reached"), message: z.string() }),
 ]);
 export type Ask = z.infer<typeof AskSchema>;
 

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { type ApprovalPolicy, createDefaultApprovalPolicy } from "../../src/agent/approval.js";
+import type { TaskLimits } from "../../src/agent/limits.js";
 import type { RetryPolicy } from "../../src/agent/retry.js";
 import { createTask, type Task } from "../../src/agent/task.js";
 import type { ToolHandler } from "../../src/agent/tool.js";
@@ -126,6 +127,7 @@ export interface HarnessOptions {
   /** The fake server counts cached input from the breakpoints (Anthropic's rules). */
   promptCache?: boolean;
   systemPrompt?: string;
+  limits?: TaskLimits;
 }
 
 const servers: FakeModelServer[] = [];
@@ -163,6 +165,7 @@ export async function startHarness(
     retry: options.retry ?? { attempts: 2, baseDelayMs: 1, maxDelayMs: 1000 },
     streamIdleTimeoutMs: options.streamIdleTimeoutMs,
     prices: options.prices,
+    limits: options.limits,
   });
   const nextEvent = (match: (event: Event) => boolean, timeoutMs = 5000) =>
     new Promise<Event>((resolve, reject) => {

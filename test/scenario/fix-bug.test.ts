@@ -144,7 +144,7 @@ describe.each<Format>(["anthropic", "openai"])("a real task end to end over %s",
       "assistant",
       "user",
     ]);
-    expect(api.records.every((r) => r.v === 1)).toBe(true);
+    expect(api.records.every((r) => r.v === 2 && r.type === "message")).toBe(true);
     const ui = readJournal(home, "ui_messages.jsonl");
     expect(ui.records.some((r) => r.message.payload.say === "completion_result")).toBe(true);
     expect(ui.records.every((r) => r.message.partial !== true)).toBe(true);

@@ -45,7 +45,7 @@ describe.each<Format>(["anthropic", "openai"])("Ctrl-C over %s", (format) => {
     for (const file of ["api_history.jsonl", "ui_messages.jsonl"] as const) {
       const journal = readJournalLines(s.home, file);
       expect(journal.broken, file).toEqual([]);
-      expect(journal.records.every((r) => r.v === 1)).toBe(true);
+      expect(journal.records.every((r) => r.v === 2)).toBe(true);
     }
     const api = readJournalLines(s.home, "api_history.jsonl").records.map((r) => r.message);
     expect(api.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);

@@ -23,6 +23,8 @@ export function createLineModeHost() {
       } else if (payload.ask === "followup") {
         const options = payload.options?.map((option, i) => `  ${i + 1}. ${option}`).join("\n");
         question = `\n? ${payload.question}\n${options ? `${options}\n` : ""}> `;
+      } else if (payload.ask === "limit_reached") {
+        question = `\n${payload.message}\nGo on with another budget's worth? [y]es / [n]o: `;
       } else {
         question = `\n${payload.message}\nType guidance to continue, or press Enter to stop: `;
       }
@@ -42,6 +44,9 @@ export function createLineModeHost() {
 }
 
 function toCommand(askId: string, kind: string, answer: string, options?: string[]): Command {
+  if (kind === "limit_reached") {
+    return { type: "answer", askId, response: /^(y|yes)$/i.test(answer) ? "approve" : "deny" };
+  }
   if (kind === "tool_approval") {
     if (/^(y|yes)$/i.test(answer)) return { type: "answer", askId, response: "approve" };
     if (answer === "" || /^(n|no)$/i.test(answer)) return { type: "answer", askId, response: "deny" };
