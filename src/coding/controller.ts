@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ApprovalPolicy } from "../agent/approval.js";
+import type { TaskLimits } from "../agent/limits.js";
 import type { RetryPolicy } from "../agent/retry.js";
 import { createTask, type Task, type TaskOutcome } from "../agent/task.js";
 import { lookupModel } from "../llm/catalogue.js";
@@ -63,6 +64,8 @@ export interface TaskSessionOptions {
   retry?: RetryPolicy;
   /** A model stream silent this long is abandoned and retried. */
   streamIdleTimeoutMs?: number;
+  /** Budgets that pause or stop the task. */
+  limits?: TaskLimits;
 }
 
 export interface TaskSession {
@@ -178,6 +181,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     condenseTool: createCondenseTool(),
     retry: options.retry,
     streamIdleTimeoutMs: options.streamIdleTimeoutMs,
+    limits: options.limits,
     prices: modelInfo.prices,
     planModel,
     planPrices: planModel

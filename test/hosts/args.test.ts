@@ -50,3 +50,40 @@ describe("parseCliArgs", () => {
     expect(() => parseCliArgs(["--command-timeout", "0"], "/w")).toThrow(/positive/);
   });
 });
+
+describe("retry, budget and traffic flags", () => {
+  it("parse numbers and files", () => {
+    const args = parseCliArgs(
+      [
+        "--max-retries",
+        "0",
+        "--stream-idle-timeout",
+        "1.5",
+        "--max-turns",
+        "40",
+        "--budget-tokens",
+        "200000",
+        "--budget-usd",
+        "2.5",
+        "--record",
+        "run.jsonl",
+      ],
+      "/w",
+    );
+    expect(args).toMatchObject({
+      maxRetries: 0,
+      streamIdleTimeoutSeconds: 1.5,
+      maxTurns: 40,
+      budgetTokens: 200_000,
+      budgetUsd: 2.5,
+      record: "run.jsonl",
+    });
+  });
+
+  it("reject bad values and record with replay together", () => {
+    expect(() => parseCliArgs(["--max-retries", "-1"], "/w")).toThrow(/--max-retries must be a whole number/);
+    expect(() => parseCliArgs(["--max-turns", "2.5"], "/w")).toThrow(/whole number/);
+    expect(() => parseCliArgs(["--budget-usd", "free"], "/w")).toThrow(/--budget-usd must be a number/);
+    expect(() => parseCliArgs(["--record", "a", "--replay", "b"], "/w")).toThrow(/cannot be used together/);
+  });
+});

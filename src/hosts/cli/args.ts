@@ -30,6 +30,10 @@ export interface CliArgs {
   maxRetries?: number;
   /** Seconds a model stream may stay silent before it is abandoned and retried (default 300). */
   streamIdleTimeoutSeconds?: number;
+  /** Budgets: the task pauses (interactive) or stops (print mode) when one is reached. */
+  maxTurns?: number;
+  budgetTokens?: number;
+  budgetUsd?: number;
   /** `bowline models --check`: probe each configured provider. */
   check: boolean;
 }
@@ -86,6 +90,9 @@ Other:
                                shown as it changes; completion waits until it is done
   --max-retries <n>            retries of a failed model request, with back-off (default 4)
   --stream-idle-timeout <s>    abandon and retry a model stream silent this long (default 300)
+  --max-turns <n>              stop (print mode) or ask (interactive) after n model requests
+  --budget-tokens <n>          the same at n tokens (input + output; cache reads count a tenth)
+  --budget-usd <dollars>       the same at a cost, for models with known prices
   --record <file>              save the session's exact provider traffic (keys removed) to a file
   --replay <file>              replay a recorded session without network (no key needed); fails
                                with the first request that differs from the recording
@@ -115,6 +122,9 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliArgs {
   }
   const maxRetries = optionalNumber(values["max-retries"], "--max-retries", { integer: true, min: 0 });
   const idle = optionalNumber(values["stream-idle-timeout"], "--stream-idle-timeout", { min: 0.001 });
+  const maxTurns = optionalNumber(values["max-turns"], "--max-turns", { integer: true, min: 1 });
+  const budgetTokens = optionalNumber(values["budget-tokens"], "--budget-tokens", { integer: true, min: 1 });
+  const budgetUsd = optionalNumber(values["budget-usd"], "--budget-usd", { min: 0.0001 });
   if (values.record !== undefined && values.replay !== undefined) {
     throw new UsageError("--record and --replay cannot be used together.");
   }
@@ -154,6 +164,9 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliArgs {
     replay: values.replay,
     maxRetries,
     streamIdleTimeoutSeconds: idle,
+    maxTurns,
+    budgetTokens,
+    budgetUsd,
   };
 }
 
@@ -196,6 +209,9 @@ function parse(argv: readonly string[]) {
       replay: { type: "string" },
       "max-retries": { type: "string" },
       "stream-idle-timeout": { type: "string" },
+      "max-turns": { type: "string" },
+      "budget-tokens": { type: "string" },
+      "budget-usd": { type: "string" },
       version: { type: "boolean", short: "v" },
       help: { type: "boolean", short: "h" },
     },

@@ -98,6 +98,7 @@ export async function runTaskCommand(
     retry: args.maxRetries === undefined ? undefined : { ...DEFAULT_RETRY, attempts: args.maxRetries },
     streamIdleTimeoutMs:
       args.streamIdleTimeoutSeconds === undefined ? undefined : args.streamIdleTimeoutSeconds * 1000,
+    limits: { turns: args.maxTurns, tokens: args.budgetTokens, costUsd: args.budgetUsd },
   });
   const active = session;
   let interrupts = 0;
