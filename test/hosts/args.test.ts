@@ -81,7 +81,7 @@ describe("retry, budget and traffic flags", () => {
   });
 
   it("reject bad values and record with replay together", () => {
-    expect(() => parseCliArgs(["--max-retries", "-1"], "/w")).toThrow(/--max-retries must be a whole number/);
+    expect(() => parseCliArgs(["--max-retries=-1"], "/w")).toThrow(/--max-retries must be a whole number/);
     expect(() => parseCliArgs(["--max-turns", "2.5"], "/w")).toThrow(/whole number/);
     expect(() => parseCliArgs(["--budget-usd", "free"], "/w")).toThrow(/--budget-usd must be a number/);
     expect(() => parseCliArgs(["--record", "a", "--replay", "b"], "/w")).toThrow(/cannot be used together/);
