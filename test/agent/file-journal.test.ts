@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -124,5 +124,28 @@ describe("the message store", () => {
     });
     expect(store.ui.say({ say: "text", text: "after" }).id).toBe("m10");
     expect(store.ui.messages).toHaveLength(2);
+  });
+});
+
+describe("reopening a journal after a crash", () => {
+  it("cuts off a torn last line before appending, so every line parses", async () => {
+    const dir = newDir();
+    const first = createFileJournal(dir);
+    const store = createMessageStore({ emit: () => {}, journal: first });
+    store.append(text("user", "complete"));
+    await first.close();
+    const file = join(dir, "api_history.jsonl");
+    appendFileSync(file, '{"v":2,"type":"message","id":"e2","par');
+    const second = createFileJournal(dir);
+    createMessageStore({
+      emit: () => {},
+      journal: second,
+      resume: { entries: [{ id: "e1", message: text("user", "complete") }], nextEntryNumber: 2, ui: [] },
+    }).append(text("assistant", "after the crash"));
+    await second.close();
+    expect(lines(file).map((r) => [r.id, r.parent])).toEqual([
+      ["e1", null],
+      ["e2", "e1"],
+    ]);
   });
 });

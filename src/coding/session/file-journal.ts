@@ -1,9 +1,45 @@
-import { closeSync, fdatasync, mkdirSync, openSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fdatasync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { JOURNAL_VERSION, type SessionJournal } from "../../agent/journal.js";
 
 export const API_HISTORY_FILE = "api_history.jsonl";
 export const UI_MESSAGES_FILE = "ui_messages.jsonl";
+
+/**
+ * Opens a journal file for appending. A torn last line (the process died mid-write) is cut off
+ * first, so the next record starts on a line of its own; loaders drop a torn last line anyway.
+ */
+function openForAppend(file: string): number {
+  const fd = openSync(file, "a+", 0o600);
+  const size = fstatSync(fd).size;
+  if (size === 0) return fd;
+  const tailSize = Math.min(size, 64 * 1024);
+  const tail = Buffer.alloc(tailSize);
+  readSync(fd, tail, 0, tailSize, size - tailSize);
+  if (tail[tailSize - 1] === 0x0a) return fd;
+  const lastNewline = tail.lastIndexOf(0x0a);
+  // A torn line longer than the window: scan back further.
+  let keep = lastNewline >= 0 ? size - tailSize + lastNewline + 1 : -1;
+  for (let end = size - tailSize; keep < 0 && end > 0; ) {
+    const start = Math.max(0, end - 64 * 1024);
+    const chunk = Buffer.alloc(end - start);
+    readSync(fd, chunk, 0, chunk.length, start);
+    const at = chunk.lastIndexOf(0x0a);
+    if (at >= 0) keep = start + at + 1;
+    end = start;
+  }
+  ftruncateSync(fd, Math.max(0, keep));
+  return fd;
+}
 
 /**
  * The task's journal as two append-only JSONL files. Each record is one line written with a
@@ -12,8 +48,8 @@ export const UI_MESSAGES_FILE = "ui_messages.jsonl";
  */
 export function createFileJournal(taskDir: string): SessionJournal & { bytesWritten(): number } {
   mkdirSync(taskDir, { recursive: true, mode: 0o700 });
-  const apiFd = openSync(join(taskDir, API_HISTORY_FILE), "a", 0o600);
-  const uiFd = openSync(join(taskDir, UI_MESSAGES_FILE), "a", 0o600);
+  const apiFd = openForAppend(join(taskDir, API_HISTORY_FILE));
+  const uiFd = openForAppend(join(taskDir, UI_MESSAGES_FILE));
   let written = 0;
   let failure: Error | undefined;
   let closed = false;
