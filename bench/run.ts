@@ -5,6 +5,7 @@ import { benchColdStart } from "./cold-start.js";
 import { benchEditEngine } from "./edit-engine.js";
 import { benchFaultSurvival } from "./fault-survival.js";
 import { benchHarnessOverhead } from "./harness-overhead.js";
+import { benchJournalGrowth } from "./journal-growth.js";
 import { benchPromptAsSent } from "./prompt-as-sent.js";
 import { benchPromptBudget } from "./prompt-budget.js";
 import { benchPromptCache } from "./prompt-cache.js";
@@ -38,6 +39,7 @@ const editEngine = await benchEditEngine();
 const search = await benchSearch();
 const promptCache = await benchPromptCache();
 const faultSurvival = await benchFaultSurvival();
+const journalGrowth = await benchJournalGrowth();
 const worst = (pick: (h: (typeof harness)[number]) => number) => Math.max(...harness.map(pick));
 const result = {
   date: new Date().toISOString(),
@@ -51,6 +53,7 @@ const result = {
   search,
   promptCache,
   faultSurvival,
+  journalGrowth,
   targets,
   met: {
     firstRequest: coldStart.firstRequestMs <= targets.firstRequestMs,
@@ -70,6 +73,7 @@ const result = {
     listFilesUnder300ms: search.met.listMs,
     promptCacheAbove90FromTurn3: promptCache.met.above90FromTurn3,
     faultSurvival: faultSurvival.met.survives,
+    journalWrittenAtMost1_5xOver1000Messages: journalGrowth.met.atMost1_5x,
     registryPerTurn: promptBudget.met.cachedTurn && promptBudget.met.coldTurn,
   },
 };
