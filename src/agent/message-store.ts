@@ -14,6 +14,11 @@ export interface StoredSession {
   entries: ReadonlyArray<{ id: string; message: LlmMessage }>;
   /** The number for the next entry id of this task (`e<n>`). */
   nextEntryNumber: number;
+  /**
+   * The parent of the next entry (default: the last entry). A fork's first own entry has none:
+   * its fork record says where it starts.
+   */
+  nextParent?: string | null;
   ui: readonly UiMessage[];
 }
 
@@ -41,6 +46,7 @@ export function createMessageStore(options: {
   const history: LlmMessage[] = options.resume?.entries.map((e) => e.message) ?? [];
   const entryIds: string[] = options.resume?.entries.map((e) => e.id) ?? [];
   let nextNumber = options.resume?.nextEntryNumber ?? 1;
+  let parent: string | null = options.resume?.nextParent ?? entryIds.at(-1) ?? null;
   const ui = createUiMessageLog(options.emit, options.journal, options.resume?.ui);
 
   const write = (message: LlmMessage, compaction: boolean): string => {
@@ -49,7 +55,7 @@ export function createMessageStore(options: {
       v: 2,
       type: "message",
       id,
-      parent: entryIds.at(-1) ?? null,
+      parent,
       ts: Date.now(),
       message,
       ...(compaction ? { compaction: true as const } : {}),
@@ -57,6 +63,7 @@ export function createMessageStore(options: {
     });
     history.push(message);
     entryIds.push(id);
+    parent = id;
     return id;
   };
 
@@ -79,6 +86,7 @@ export function createMessageStore(options: {
       options.journal?.appendApi({ v: 2, type: "rewind", ts: Date.now(), to: entryId });
       history.length = index;
       entryIds.length = index;
+      parent = entryId;
     },
   };
 }

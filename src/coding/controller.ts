@@ -20,7 +20,9 @@ import { loadRules, rulesSection } from "./instructions/rules.js";
 import { discoverSkills, skillsSection } from "./instructions/skills.js";
 import type { McpHub } from "./mcp/hub.js";
 import { BackgroundRegistry } from "./process/background-registry.js";
+import { type ContinueFrom, openStoredTask, resumeNote } from "./session/continue-task.js";
 import { createFileJournal } from "./session/file-journal.js";
+import { loadSession } from "./session/load-session.js";
 import { bowlineHome, newTaskId, tasksDir } from "./session/paths.js";
 import { createSubagentRunner } from "./subagents.js";
 import { prepareToolOffer } from "./tool-offer.js";
@@ -32,6 +34,8 @@ import { createWorkspace } from "./workspace.js";
 
 export interface TaskSessionOptions {
   cwd: string;
+  /** Continue a stored task (its id), or fork one from an entry into a new task. */
+  continueFrom?: ContinueFrom;
   modelConfig: ModelConfig;
   /** A model of its own for plan mode (settings `planModel`). */
   planModelConfig?: ModelConfig;
@@ -81,9 +85,11 @@ export interface TaskSession {
 
 /** Creates a task in a workspace with the coding tools, its journal folder and its model. */
 export async function createTaskSession(options: TaskSessionOptions): Promise<TaskSession> {
-  const workspace = createWorkspace(options.cwd);
   const home = options.home ?? bowlineHome();
-  const taskId = newTaskId();
+  const stored = options.continueFrom ? openStoredTask(home, options.continueFrom) : undefined;
+  // A continued task runs in its own workspace, wherever the command was started.
+  const workspace = createWorkspace(stored?.meta.workspace ?? options.cwd);
+  const taskId = stored?.taskId ?? newTaskId();
   const taskDir = join(tasksDir(home), taskId);
   // File reads start now and finish while the model's SDK loads (CPU-bound).
   const settingsLoad = loadApprovalSettings(approvalSettingsFiles(home, workspace.root));
@@ -91,6 +97,10 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
   const detailsLoad = environmentDetails(workspace.root);
   detailsLoad.catch(() => undefined); // awaited in run(); this only avoids an unhandled rejection meanwhile
   const journal = createFileJournal(taskDir);
+  if (stored?.forkRecord) journal.appendApi(stored.forkRecord);
+  const loaded = stored ? loadSession(home, taskId) : undefined;
+  for (const warning of loaded?.warnings ?? [])
+    options.emit({ type: "error", code: "storage_error", message: warning, fatal: false });
   // The task loop retries failed requests itself (with back-off and a notice), so the SDK's
   // own retries are off unless the config asks for them; otherwise retries multiply.
   const clientFor = (config: ModelConfig) =>
@@ -179,6 +189,15 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     mode: options.mode,
     focusChain: options.focusChain,
     condenseTool: createCondenseTool(),
+    resume: loaded && {
+      entries: loaded.entries,
+      nextEntryNumber: loaded.nextEntryNumber,
+      nextParent: loaded.nextParent,
+      ui: loaded.ui,
+      turns: loaded.turns,
+      usage: loaded.usage,
+      taskText: loaded.meta.task,
+    },
     retry: options.retry,
     streamIdleTimeoutMs: options.streamIdleTimeoutMs,
     limits: options.limits,
@@ -201,6 +220,10 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     taskDir,
     journalBytesWritten: () => journal.bytesWritten(),
     async run(text) {
+      if (loaded)
+        return task.resume(text || undefined, [
+          { type: "text", text: await resumeNote(loaded, workspace.root) },
+        ]);
       writeFileSync(
         join(taskDir, "task.json"),
         `${JSON.stringify({ v: 1, id: taskId, workspace: workspace.root, task: text, provider: model.config.provider, model: model.config.model, createdAt: new Date().toISOString() }, null, 2)}\n`,

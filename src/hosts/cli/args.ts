@@ -30,6 +30,13 @@ export interface CliArgs {
   maxRetries?: number;
   /** Seconds a model stream may stay silent before it is abandoned and retried (default 300). */
   streamIdleTimeoutSeconds?: number;
+  /** Continue the last task of this workspace. */
+  continueLast: boolean;
+  /** Continue a stored task: its id, or "" to pick one from a list. */
+  resume?: string;
+  /** Start a new task from a stored one's history (up to `forkAt`, default its end). */
+  fork?: string;
+  forkAt?: string;
   /** Budgets: the task pauses (interactive) or stops (print mode) when one is reached. */
   maxTurns?: number;
   budgetTokens?: number;
@@ -90,6 +97,11 @@ Other:
                                shown as it changes; completion waits until it is done
   --max-retries <n>            retries of a failed model request, with back-off (default 4)
   --stream-idle-timeout <s>    abandon and retry a model stream silent this long (default 300)
+  -c, --continue               continue the last task of this workspace (with -p and no message:
+                               finish an interrupted task)
+  --resume [id]                continue a stored task (without an id: pick one from a list)
+  --fork <id> [--at <entry>]   a new task from a stored one's conversation (up to an entry)
+  bowline history              this workspace's tasks (--all, --json; delete ID; export ID)
   --max-turns <n>              stop (print mode) or ask (interactive) after n model requests
   --budget-tokens <n>          the same at n tokens (input + output; cache reads count a tenth)
   --budget-usd <dollars>       the same at a cost, for models with known prices
@@ -105,7 +117,7 @@ Sessions are stored in ~/.bowline/tasks/<id>/, user settings in ~/.bowline/setti
 export function parseCliArgs(argv: readonly string[], cwd: string): CliArgs {
   let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parse(argv);
+    parsed = parse(withOptionalResumeId(argv));
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\nRun bowline --help for usage.`);
   }
@@ -125,6 +137,11 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliArgs {
   const maxTurns = optionalNumber(values["max-turns"], "--max-turns", { integer: true, min: 1 });
   const budgetTokens = optionalNumber(values["budget-tokens"], "--budget-tokens", { integer: true, min: 1 });
   const budgetUsd = optionalNumber(values["budget-usd"], "--budget-usd", { min: 0.0001 });
+  const continuing = [values.continue, values.resume !== undefined, values.fork !== undefined].filter(
+    Boolean,
+  );
+  if (continuing.length > 1) throw new UsageError("Use one of --continue, --resume and --fork.");
+  if (values.at !== undefined && values.fork === undefined) throw new UsageError("--at goes with --fork.");
   if (values.record !== undefined && values.replay !== undefined) {
     throw new UsageError("--record and --replay cannot be used together.");
   }
@@ -167,7 +184,19 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliArgs {
     maxTurns,
     budgetTokens,
     budgetUsd,
+    continueLast: values.continue ?? false,
+    resume: values.resume,
+    fork: values.fork,
+    forkAt: values.at,
   };
+}
+
+/** `--resume` may stand alone (pick from a list): give it an empty value for the parser. */
+function withOptionalResumeId(argv: readonly string[]): string[] {
+  const args = [...argv];
+  const at = args.indexOf("--resume");
+  if (at >= 0 && (at === args.length - 1 || args[at + 1]!.startsWith("-"))) args.splice(at + 1, 0, "");
+  return args;
 }
 
 function optionalNumber(
@@ -210,6 +239,10 @@ function parse(argv: readonly string[]) {
       "max-retries": { type: "string" },
       "stream-idle-timeout": { type: "string" },
       "max-turns": { type: "string" },
+      continue: { type: "boolean", short: "c" },
+      resume: { type: "string" },
+      fork: { type: "string" },
+      at: { type: "string" },
       "budget-tokens": { type: "string" },
       "budget-usd": { type: "string" },
       version: { type: "boolean", short: "v" },

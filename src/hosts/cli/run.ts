@@ -1,9 +1,14 @@
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import type { ApprovalPolicy } from "../../agent/approval.js";
 import { DEFAULT_RETRY } from "../../agent/retry.js";
 import type { TaskOutcome } from "../../agent/task.js";
 import { createNonInteractivePolicy, parseAllowRules } from "../../coding/approval-rules.js";
 import { createTaskSession, type TaskSession } from "../../coding/controller.js";
+import type { ContinueFrom } from "../../coding/session/continue-task.js";
+import { lastTask, listTasks } from "../../coding/session/history-index.js";
+import { bowlineHome } from "../../coding/session/paths.js";
+import { SessionLoadError } from "../../coding/session/session-error.js";
 import { resolveModels } from "../../coding/settings/index.js";
 import type { ModelClient } from "../../llm/types.js";
 import type { Event } from "../../protocol/index.js";
@@ -12,6 +17,7 @@ import { createLineModeHost } from "./line-mode.js";
 import { createTextRenderer } from "./render-text.js";
 import { type ModelTraffic, recordTraffic, replayTraffic } from "./traffic.js";
 
+export { runHistoryCommand } from "./history.js";
 export { runModelsCommand } from "./models.js";
 
 /** Runs one task: print mode (`-p`) or the line-mode interactive host. */
@@ -20,7 +26,10 @@ export async function runTaskCommand(
   injected?: { model: ModelClient; home?: string },
 ): Promise<number> {
   const prompt = (args.prompt ?? (args.print ? readStdin() : undefined))?.trim();
-  if (args.print && !prompt?.trim()) {
+  const home = injected?.home ?? bowlineHome();
+  const continueFrom = await chooseStoredTask(args, home);
+  if (continueFrom === "stop") return 2;
+  if (args.print && !prompt?.trim() && !continueFrom) {
     process.stderr.write(
       'bowline: no task given. Pass it as an argument (bowline -p "fix the failing test") or on stdin.\n',
     );
@@ -80,26 +89,33 @@ export async function runTaskCommand(
     output.event(event);
     if (line && session) line.handle(event, session.dispatch);
   };
-  session = await createTaskSession({
-    cwd: args.cwd,
-    modelConfig: models.act,
-    planModelConfig: models.plan,
-    model: injected?.model,
-    home: injected?.home,
-    policy: interactive ? interactivePolicy : policy,
-    interactive,
-    emit,
-    commandTimeoutSeconds: args.commandTimeoutSeconds,
-    mode: args.mode,
-    toolProtocol: args.toolProtocol,
-    compact: args.compact,
-    focusChain: args.focusChain,
-    yolo: args.yes,
-    retry: args.maxRetries === undefined ? undefined : { ...DEFAULT_RETRY, attempts: args.maxRetries },
-    streamIdleTimeoutMs:
-      args.streamIdleTimeoutSeconds === undefined ? undefined : args.streamIdleTimeoutSeconds * 1000,
-    limits: { turns: args.maxTurns, tokens: args.budgetTokens, costUsd: args.budgetUsd },
-  });
+  try {
+    session = await createTaskSession({
+      cwd: args.cwd,
+      continueFrom,
+      modelConfig: models.act,
+      planModelConfig: models.plan,
+      model: injected?.model,
+      home,
+      policy: interactive ? interactivePolicy : policy,
+      interactive,
+      emit,
+      commandTimeoutSeconds: args.commandTimeoutSeconds,
+      mode: args.mode,
+      toolProtocol: args.toolProtocol,
+      compact: args.compact,
+      focusChain: args.focusChain,
+      yolo: args.yes,
+      retry: args.maxRetries === undefined ? undefined : { ...DEFAULT_RETRY, attempts: args.maxRetries },
+      streamIdleTimeoutMs:
+        args.streamIdleTimeoutSeconds === undefined ? undefined : args.streamIdleTimeoutSeconds * 1000,
+      limits: { turns: args.maxTurns, tokens: args.budgetTokens, costUsd: args.budgetUsd },
+    });
+  } catch (error) {
+    if (!(error instanceof SessionLoadError)) throw error;
+    process.stderr.write(`bowline: ${error.message}\n`);
+    return 2;
+  }
   const active = session;
   let interrupts = 0;
   const onSigint = () => {
@@ -111,8 +127,8 @@ export async function runTaskCommand(
   process.on("SIGINT", onSigint);
   const started = Date.now();
   try {
-    const text = prompt ?? (await askForTask());
-    if (!text) return 2;
+    const text = continueFrom ? (prompt ?? "") : (prompt ?? (await askForTask()));
+    if (text === undefined || (!text && !continueFrom)) return 2;
     const outcome = await active.run(text);
     const trafficProblem = traffic?.finish();
     traffic = undefined;
@@ -193,6 +209,46 @@ async function askForTask(): Promise<string | undefined> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     return (await rl.question("What should Bowline do? ")).trim() || undefined;
+  } finally {
+    rl.close();
+  }
+}
+
+/**
+ * The stored task `--continue`, `--resume` or `--fork` names (`--resume` alone: picked from a
+ * list); "stop" when there is none to continue (the reason is printed).
+ */
+async function chooseStoredTask(args: CliArgs, home: string): Promise<ContinueFrom | "stop" | undefined> {
+  const workspace = resolve(args.cwd);
+  if (args.fork) return { forkOf: args.fork, atEntry: args.forkAt };
+  if (args.continueLast) {
+    const last = lastTask(home, workspace);
+    if (last) return { taskId: last.id };
+    process.stderr.write(`bowline: no task to continue in ${workspace}.\n`);
+    return "stop";
+  }
+  if (args.resume === undefined) return undefined;
+  if (args.resume) return { taskId: args.resume };
+  const tasks = listTasks(home, { workspace }).slice(0, 20);
+  if (tasks.length === 0 || args.print) {
+    process.stderr.write(
+      tasks.length === 0
+        ? `bowline: no stored tasks in ${workspace}.\n`
+        : "bowline: --resume needs a task id in print mode (see bowline history).\n",
+    );
+    return "stop";
+  }
+  const lines = tasks.map(
+    (t, i) => `  ${String(i + 1).padStart(2)}. ${t.updatedAt.slice(0, 16).replace("T", " ")}  ${t.title}`,
+  );
+  const { createInterface } = await import("node:readline/promises");
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(`${lines.join("\n")}\nWhich task? `);
+    const chosen = tasks[Number(answer.trim()) - 1];
+    if (chosen) return { taskId: chosen.id };
+    process.stderr.write("bowline: no task chosen.\n");
+    return "stop";
   } finally {
     rl.close();
   }
