@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchColdStart } from "./cold-start.js";
+import { benchCrashResume } from "./crash-resume.js";
 import { benchEditEngine } from "./edit-engine.js";
 import { benchFaultSurvival } from "./fault-survival.js";
 import { benchHarnessOverhead } from "./harness-overhead.js";
@@ -10,6 +11,7 @@ import { benchPromptAsSent } from "./prompt-as-sent.js";
 import { benchPromptBudget } from "./prompt-budget.js";
 import { benchPromptCache } from "./prompt-cache.js";
 import { benchSearch } from "./search.js";
+import { benchSessionResume } from "./session-resume.js";
 import { ROOT } from "./support.js";
 import { benchXmlParser } from "./xml-parser.js";
 
@@ -40,6 +42,8 @@ const search = await benchSearch();
 const promptCache = await benchPromptCache();
 const faultSurvival = await benchFaultSurvival();
 const journalGrowth = await benchJournalGrowth();
+const sessionResume = await benchSessionResume();
+const crashResume = await benchCrashResume();
 const worst = (pick: (h: (typeof harness)[number]) => number) => Math.max(...harness.map(pick));
 const result = {
   date: new Date().toISOString(),
@@ -54,6 +58,8 @@ const result = {
   promptCache,
   faultSurvival,
   journalGrowth,
+  sessionResume,
+  crashResume,
   targets,
   met: {
     firstRequest: coldStart.firstRequestMs <= targets.firstRequestMs,
@@ -74,6 +80,8 @@ const result = {
     promptCacheAbove90FromTurn3: promptCache.met.above90FromTurn3,
     faultSurvival: faultSurvival.met.survives,
     journalWrittenAtMost1_5xOver1000Messages: journalGrowth.met.atMost1_5x,
+    sessionResumeUnder500ms: sessionResume.met.load,
+    crashResume: crashResume.met.survives,
     registryPerTurn: promptBudget.met.cachedTurn && promptBudget.met.coldTurn,
   },
 };
