@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchColdStart } from "./cold-start.js";
+import { benchCompaction } from "./compaction.js";
 import { benchCrashResume } from "./crash-resume.js";
 import { benchEditEngine } from "./edit-engine.js";
 import { benchFaultSurvival } from "./fault-survival.js";
@@ -44,6 +45,7 @@ const faultSurvival = await benchFaultSurvival();
 const journalGrowth = await benchJournalGrowth();
 const sessionResume = await benchSessionResume();
 const crashResume = await benchCrashResume();
+const compaction = await benchCompaction({ turns: 300 });
 const worst = (pick: (h: (typeof harness)[number]) => number) => Math.max(...harness.map(pick));
 const result = {
   date: new Date().toISOString(),
@@ -60,6 +62,7 @@ const result = {
   journalGrowth,
   sessionResume,
   crashResume,
+  compaction,
   targets,
   met: {
     firstRequest: coldStart.firstRequestMs <= targets.firstRequestMs,
@@ -82,6 +85,7 @@ const result = {
     journalWrittenAtMost1_5xOver1000Messages: journalGrowth.met.atMost1_5x,
     sessionResumeUnder500ms: sessionResume.met.load,
     crashResume: crashResume.met.survives,
+    compaction: Object.values(compaction.met).every(Boolean),
     registryPerTurn: promptBudget.met.cachedTurn && promptBudget.met.coldTurn,
   },
 };

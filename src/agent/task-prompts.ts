@@ -58,10 +58,6 @@ export const compactRequest = (focus: string, xml: boolean): string =>
 export const condensedHistory = (task: string, summary: string): string =>
   `<task>\n${task}\n</task>\n<conversation_summary>\nThe conversation so far was condensed into this summary:\n${summary}\n</conversation_summary>\nContinue the task from here.`;
 
-export const historyTruncated = (dropped: number): string =>
-  `[Note: ${dropped} earlier messages of this conversation were removed to fit the context window. ` +
-  "Re-read any file you need rather than relying on memory of earlier turns.]";
-
 export const interruptedCall = (tool: string): string =>
   `[The ${tool} call was interrupted: Bowline stopped while it was running, so it may or may not ` +
   "have taken effect. Check its effect before relying on it or running it again.]";

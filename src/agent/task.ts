@@ -1,15 +1,17 @@
 import type {
   ContentBlock,
   LlmMessage,
+  LlmRequest,
   LlmToolDefinition,
   LlmUsage,
   ModelClient,
+  ModelInfo,
   ModelPrices,
   ToolResultBlock,
 } from "../llm/types.js";
 import type { Ask, ErrorCode, Event, TaskStatus } from "../protocol/index.js";
 import type { ApprovalAnswer, ApprovalPolicy } from "./approval.js";
-import { truncatedHistory } from "./context-window.js";
+import { type ContextManager, createContextManager } from "./context/index.js";
 import { createFocusChain } from "./focus-chain.js";
 import { DEFAULT_STREAM_IDLE_TIMEOUT_MS, withIdleTimeout } from "./idle-timeout.js";
 import type { SessionJournal } from "./journal.js";
@@ -57,6 +59,11 @@ export interface TaskOptions {
   prices?: ModelPrices;
   /** The plan-mode model's prices. */
   planPrices?: ModelPrices;
+  /** The model's context window and output limit, for the context manager (default: 128k / 8k). */
+  modelInfo?: Pick<ModelInfo, "contextWindow" | "maxOutputTokens">;
+  planModelInfo?: Pick<ModelInfo, "contextWindow" | "maxOutputTokens">;
+  /** The share of the usable window at which the history is compacted (default 0.8). */
+  contextThreshold?: number;
   /** Plan mode refuses edits and mutating commands; act mode (default) runs them. */
   mode?: TaskMode;
   /** Routes names to handlers; default: one built from `tools`. */
@@ -79,6 +86,9 @@ export interface TaskOptions {
 }
 
 export type TaskMode = "plan" | "act";
+
+/** What the context manager assumes of a model the catalogue does not know. */
+const DEFAULT_MODEL_WINDOW = { contextWindow: 128_000, maxOutputTokens: 8192 };
 
 export type TaskOutcome =
   | { status: "completed"; result: string }
@@ -207,15 +217,87 @@ export function createTask(options: TaskOptions) {
     askUser,
   });
 
+  /** The usage reported for the last request built by the context manager (not summaries). */
+  let lastUsage: LlmUsage | undefined;
+  const managers = new Map<ModelClient, ContextManager>();
+  /** The context manager of the model in use (plan mode may use another model). */
+  const contextManager = (): ContextManager => {
+    const model = currentModel();
+    let manager = managers.get(model);
+    if (!manager) {
+      const info = model === options.planModel ? options.planModelInfo : options.modelInfo;
+      manager = createContextManager({
+        info: info ?? DEFAULT_MODEL_WINDOW,
+        ...(options.contextThreshold !== undefined ? { threshold: options.contextThreshold } : {}),
+        summarize,
+      });
+      managers.set(model, manager);
+    }
+    return manager;
+  };
+
+  const offeredTools = () => (toolOffer.protocol === "native" ? withCondense(toolOffer.definitions()) : []);
+
+  /**
+   * The next request: the history as the context manager prepares it (duplicate reads replaced,
+   * compacted before it would pass the threshold; `overflowed` after the provider refused the
+   * last one as too long). A compaction replaces the stored history and is shown as a notice.
+   */
+  async function nextRequest(overflowed: boolean): Promise<LlmRequest> {
+    const tools = offeredTools();
+    const prepared = await contextManager().prepare(history, {
+      system: options.systemPrompt,
+      tools,
+      lastUsage,
+      overflowed,
+    });
+    if (prepared.compacted) {
+      const { kind, removed, summary } = prepared.compacted;
+      store.replace(prepared.history);
+      ui.say({
+        say: "notice",
+        text:
+          kind === "summary"
+            ? `Context compacted: ${removed} older messages were summarised.${summary ? `\n${summary}` : ""}`
+            : `Context compacted: ${removed} older messages were removed to fit the context window.`,
+      });
+    }
+    return { system: options.systemPrompt, messages: prepared.history, tools };
+  }
+
+  /** The summary request of a compaction, sent like any request; its text, or undefined. */
+  async function summarize(request: LlmRequest): Promise<string | undefined> {
+    const reply = await requestWithRetries(async () => request, false);
+    // The summary is shown once, in the compaction notice.
+    for (const id of reply.uiMessageIds) ui.discard(id);
+    if (controller.signal.aborted) throw new Error("aborted");
+    if (reply.error) return undefined;
+    const text = reply.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+    return text.trim() || undefined;
+  }
+
   async function requestReply(): Promise<AssistantReply> {
-    let overflowHandled = false;
+    const reply = await requestWithRetries(nextRequest, true);
+    lastUsage = reply.usage;
+    return reply;
+  }
+
+  /**
+   * Sends the request `build` makes (once per attempt), retrying what can be retried with
+   * back-off and a countdown. A context overflow is retried once with `build(true)`.
+   */
+  async function requestWithRetries(
+    build: (overflowed: boolean) => Promise<LlmRequest>,
+    parseXml: boolean,
+  ): Promise<AssistantReply> {
+    let overflowed = false;
     for (let attempt = 0; ; attempt++) {
-      const reply = await requestOnce();
+      const reply = await requestOnce(await build(overflowed), parseXml);
       const error = reply.error;
       if (!error || controller.signal.aborted) return reply;
-      if (error.kind === "context_overflow" && !overflowHandled && shortenHistory()) {
-        // One retry with a shorter history; a second overflow is reported.
-        overflowHandled = true;
+      if (error.kind === "context_overflow" && !overflowed) {
+        // One retry with a compacted history; a second overflow is reported.
+        overflowed = true;
         for (const id of reply.uiMessageIds) ui.discard(id);
         attempt--;
         continue;
@@ -239,22 +321,15 @@ export function createTask(options: TaskOptions) {
   const currentModel = () => (mode === "plan" && options.planModel ? options.planModel : options.model);
 
   /** One model request, streamed; its usage (and cost) is added to the task's. */
-  async function requestOnce(): Promise<AssistantReply> {
+  async function requestOnce(body: LlmRequest, parseXml: boolean): Promise<AssistantReply> {
     const started = Date.now();
     const row = ui.say({ say: "api_request", index: turns }, true);
     const request = linkedSignal(controller.signal);
-    const events = currentModel().stream(
-      {
-        system: options.systemPrompt,
-        messages: history,
-        tools: toolOffer.protocol === "native" ? withCondense(toolOffer.definitions()) : [],
-      },
-      request.signal,
-    );
+    const events = currentModel().stream(body, request.signal);
     const reply = await streamReply(
       withIdleTimeout(events, options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS, request.abort),
       ui,
-      xmlReplyOptions(),
+      parseXml ? xmlReplyOptions() : undefined,
     );
     request.unlink();
     const prices = mode === "plan" && options.planModel ? options.planPrices : options.prices;
@@ -262,27 +337,6 @@ export function createTask(options: TaskOptions) {
     if (turnUsage) addUsage(usage, turnUsage);
     ui.update(row, { say: "api_request", index: turns, usage: turnUsage, durationMs: Date.now() - started });
     return reply;
-  }
-
-  /**
-   * The context manager's last resort when a request overflowed the context window: drops the
-   * older half of the turns (the journal records the shortened history as a compaction).
-   */
-  function shortenHistory(): boolean {
-    const kept = truncatedHistory(history);
-    if (!kept) return false;
-    const dropped = history.length - kept.length;
-    const first = kept[0]!;
-    kept[0] = {
-      ...first,
-      content: [...first.content, { type: "text", text: prompts.historyTruncated(dropped) }],
-    };
-    store.replace(kept);
-    ui.say({
-      say: "notice",
-      text: `The conversation was too long for the model's context window: ${dropped} older messages were removed.`,
-    });
-    return true;
   }
 
   function offersNoTools(): boolean {

@@ -201,6 +201,8 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     retry: options.retry,
     streamIdleTimeoutMs: options.streamIdleTimeoutMs,
     limits: options.limits,
+    modelInfo,
+    planModelInfo: planModel ? lookupModel(planModel.config.provider, planModel.config.model).info : undefined,
     prices: modelInfo.prices,
     planModel,
     planPrices: planModel

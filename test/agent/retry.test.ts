@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { truncatedHistory } from "../../src/agent/context-window.js";
 import { MAX_RETRY_AFTER_MS, retryDelayMs } from "../../src/agent/retry.js";
-import type { LlmMessage } from "../../src/llm/types.js";
 
 const policy = { attempts: 5, baseDelayMs: 1000, maxDelayMs: 8000 };
 
@@ -21,33 +19,5 @@ describe("retryDelayMs", () => {
 
   it("gives up when retry-after asks for too long", () => {
     expect(retryDelayMs(policy, 0, MAX_RETRY_AFTER_MS + 1)).toBeUndefined();
-  });
-});
-
-const text = (role: "user" | "assistant", t: string): LlmMessage => ({
-  role,
-  content: [{ type: "text", text: t }],
-});
-const conversation = (n: number) =>
-  Array.from({ length: n }, (_, i) => text(i % 2 === 0 ? "user" : "assistant", `m${i}`));
-
-describe("truncatedHistory", () => {
-  it("keeps the task and the latest turns, alternating roles, dropping about half", () => {
-    const kept = truncatedHistory(conversation(11))!;
-    expect(kept.map((m) => (m.content[0] as { text: string }).text)).toEqual([
-      "m0",
-      "m5",
-      "m6",
-      "m7",
-      "m8",
-      "m9",
-      "m10",
-    ]);
-    expect(kept.map((m) => m.role)).toEqual(kept.map((_, i) => (i % 2 === 0 ? "user" : "assistant")));
-  });
-
-  it("returns undefined when only the task and the latest turn are left", () => {
-    expect(truncatedHistory(conversation(3))).toBeUndefined();
-    expect(truncatedHistory(conversation(1))).toBeUndefined();
   });
 });

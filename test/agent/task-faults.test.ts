@@ -122,37 +122,79 @@ describe("invalid JSON in tool arguments", () => {
 });
 
 describe("context overflow", () => {
-  it("shortens the history once and retries; the task goes on", async () => {
+  const overflow = (tokens: number): ScriptedTurn => ({
+    fault: { kind: "http", status: 400, message: `prompt is too long: ${tokens} tokens > 200000 maximum` },
+  });
+
+  it("compacts the history to fit what the refusal revealed, and goes on", async () => {
     const script: ScriptedTurn[] = [
       ...["a", "b", "c", "d"].map((text) => ({ toolCalls: [call("echo", { text })] })),
-      { fault: { kind: "http", status: 400, message: "prompt is too long: 210000 tokens > 200000 maximum" } },
+      overflow(210_000),
       finishTurn(),
     ];
     const h = await startHarness(script);
     const outcome = await h.task.start("Echo a lot.");
 
     expect(outcome.status).toBe("completed");
-    const [overflowed, retried] = h.server.requests.slice(4);
-    expect(overflowed!.body.messages).toHaveLength(9);
-    // The task message is kept, older turns are dropped, the latest results are kept.
-    const shorter = retried!.body.messages;
-    expect(shorter.length).toBeLessThan(9);
-    expect(shorter.length % 2).toBe(1);
-    expect(JSON.stringify(shorter[0])).toContain("Echo a lot.");
-    expect(JSON.stringify(shorter[0])).toContain("removed to fit the context window");
-    expect(shorter[1].role).toBe("assistant");
-    expect(shorter.at(-1)).toEqual(overflowed!.body.messages.at(-1));
+    const [refused, retried] = h.server.requests.slice(4);
+    expect(refused!.body.messages).toHaveLength(9);
+    const sent = retried!.body.messages;
+    expect(sent.length).toBeLessThan(9);
+    expect(sent.length % 2).toBe(1);
+    expect(JSON.stringify(sent[0])).toContain("Echo a lot.");
+    expect(sent[1].role).toBe("assistant");
+    expect(sent.at(-1)).toEqual(refused!.body.messages.at(-1));
+    const notices = h.events.filter(
+      (e) => e.type === "ui_message_added" && e.message.type === "say" && e.message.payload.say === "notice",
+    );
+    expect(JSON.stringify(notices)).toContain("Context compacted");
   });
 
-  it("is reported when the history cannot be shortened", async () => {
-    const h = await startHarness([
-      { fault: { kind: "http", status: 400, message: "prompt is too long: 300000 tokens > 200000 maximum" } },
-      finishTurn(),
-    ]);
+  it("is reported when the compacted request overflows again", async () => {
+    const h = await startHarness([overflow(300_000), overflow(300_000), finishTurn()]);
     const outcome = await h.task.start("A huge task.");
 
     expect(outcome).toMatchObject({ status: "failed", code: "provider_error" });
-    expect(h.server.requests).toHaveLength(1);
+    expect(h.server.requests).toHaveLength(2);
+  });
+});
+
+describe("compaction before the window fills", () => {
+  it("summarises with a request that extends the last one, then sends the shorter history", async () => {
+    const isSummaryRequest = (body: any) =>
+      JSON.stringify(body.messages.at(-1)).includes("[Context compaction]");
+    let echoes = 0;
+    const h = await startHarness(
+      (request) => {
+        if (isSummaryRequest(request.body)) return { text: "SUMMARY: echoing long texts; keep going." };
+        if (echoes++ < 12) return { toolCalls: [call("echo", { text: `${echoes} ${"word ".repeat(300)}` })] };
+        return finishTurn();
+      },
+      { modelInfo: { contextWindow: 8000, maxOutputTokens: 1000 } },
+    );
+    const outcome = await h.task.start("Echo long texts.");
+
+    expect(outcome.status).toBe("completed");
+    const bodies = h.server.requests.map((r) => r.body);
+    const at = bodies.findIndex(isSummaryRequest);
+    expect(at).toBeGreaterThan(0);
+    // Same system prompt and tools, and every message of the previous request: the cache holds.
+    const [before, summary, after] = [bodies[at - 1], bodies[at], bodies[at + 1]];
+    expect(summary.system).toEqual(before.system);
+    expect(summary.tools).toEqual(before.tools);
+    const strip = (m: any) =>
+      JSON.parse(JSON.stringify(m).replaceAll(',"cache_control":{"type":"ephemeral"}', ""));
+    const previous = before.messages.map(strip);
+    expect(summary.messages.slice(0, previous.length - 1).map(strip)).toEqual(previous.slice(0, -1));
+    // After it, the history starts with the task and the summary, and is much shorter.
+    expect(JSON.stringify(after.messages[0])).toContain("SUMMARY: echoing long texts");
+    expect(JSON.stringify(after.messages[0])).toContain("Echo long texts.");
+    expect(after.messages.length).toBeLessThan(summary.messages.length);
+    // The summary streamed to nobody: it is shown once, in the notice.
+    const notices = h.events.filter(
+      (e) => e.type === "ui_message_added" && e.message.type === "say" && e.message.payload.say === "notice",
+    );
+    expect(JSON.stringify(notices)).toContain("SUMMARY: echoing long texts");
   });
 });
 

@@ -128,6 +128,7 @@ export interface HarnessOptions {
   promptCache?: boolean;
   systemPrompt?: string;
   limits?: TaskLimits;
+  modelInfo?: { contextWindow: number; maxOutputTokens: number };
 }
 
 const servers: FakeModelServer[] = [];
@@ -166,6 +167,7 @@ export async function startHarness(
     streamIdleTimeoutMs: options.streamIdleTimeoutMs,
     prices: options.prices,
     limits: options.limits,
+    modelInfo: options.modelInfo,
   });
   const nextEvent = (match: (event: Event) => boolean, timeoutMs = 5000) =>
     new Promise<Event>((resolve, reject) => {

@@ -46,14 +46,16 @@ export interface CompactionPlan {
 /**
  * Which turns a summary replaces: all but the first message and the longest run of recent turns
  * within `keepTokens` (starting at an assistant message, with whole call/result pairs). At least
- * one message is replaced and at least the latest turn is kept; undefined when the history is too
- * short for both.
+ * one message is replaced and at least the latest turn is kept; when the summary saw only
+ * `history[0..covered)`, everything from `covered` on is kept too. Undefined when the history is
+ * too short for that.
  */
 export function planCompaction(
   history: readonly LlmMessage[],
   keepTokens: number,
+  covered = history.length,
 ): CompactionPlan | undefined {
-  const cuts = validCuts(history).filter((k) => k >= 2);
+  const cuts = validCuts(history).filter((k) => k >= 2 && k <= covered);
   if (cuts.length === 0) return undefined;
   const suffix = suffixTokens(history);
   const fitting = cuts.find((k) => suffix[k]! <= keepTokens);

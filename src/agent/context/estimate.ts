@@ -84,17 +84,32 @@ export interface CountedRequest {
  * The tokens of a request of `messages` (plus system prompt and tools, estimated as
  * `fixedTokens`). When `counted` was sent with a prefix of the same messages (the same objects),
  * its provider count stands for that prefix and only the messages after it are estimated.
+ * Estimates are multiplied by `scale`, the provider's tokens per estimated token (see `countRatio`).
  */
 export function estimateNextRequest(
   messages: readonly LlmMessage[],
   fixedTokens: number,
   counted?: CountedRequest,
+  scale = 1,
 ): number {
   if (counted && isPrefix(counted.messages, messages)) {
-    const base = promptTokens(counted.usage) + fixedTokens - counted.fixedTokens;
-    return base + estimateMessagesTokens(messages, counted.messages.length);
+    const estimated =
+      fixedTokens - counted.fixedTokens + estimateMessagesTokens(messages, counted.messages.length);
+    return promptTokens(counted.usage) + Math.ceil(estimated * scale);
   }
-  return fixedTokens + estimateMessagesTokens(messages);
+  return Math.ceil((fixedTokens + estimateMessagesTokens(messages)) * scale);
+}
+
+/**
+ * The provider's tokens per estimated token, from a counted request: tokenx follows o200k, and
+ * other tokenizers (Claude's, say) count the same code as more tokens. Bounded to [0.5, 2] so a
+ * wrong usage report cannot make the estimates absurd; 1 when the count is missing.
+ */
+export function countRatio(counted: CountedRequest): number {
+  const counts = promptTokens(counted.usage);
+  const estimate = counted.fixedTokens + estimateMessagesTokens(counted.messages);
+  if (counts <= 0 || estimate <= 0) return 1;
+  return Math.min(2, Math.max(0.5, counts / estimate));
 }
 
 function isPrefix(prefix: readonly LlmMessage[], messages: readonly LlmMessage[]): boolean {

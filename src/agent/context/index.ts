@@ -9,6 +9,7 @@ export {
 } from "./compaction.js";
 export {
   type CountedRequest,
+  countRatio,
   estimateMessagesTokens,
   estimateMessageTokens,
   estimateNextRequest,
@@ -33,7 +34,7 @@ export {
   duplicateReadNote,
 } from "./read-dedupe.js";
 export { cutMiddle, fitToolOutputs, shortenToolOutputs } from "./shorten.js";
-export { suffixTokens, type TruncationResult, truncateToFit, validCuts } from "./truncate.js";
+export { type TruncationResult, truncateToFit, validCuts } from "./truncate.js";
 export {
   DEFAULT_THRESHOLD,
   tokenMeter,

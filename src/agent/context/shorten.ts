@@ -9,12 +9,12 @@ import { estimateMessagesTokens } from "./estimate.js";
 /** A tool result in the XML protocol (see `xmlResultBlocks`): the header stays, the body is cut. */
 const XML_RESULT = /^\[[\w-]+(?: for '.*')?\] (?:Result|Error):\n/;
 /** Below this an output is not worth cutting. */
-export const MIN_OUTPUT_CHARS = 256;
+const MIN_OUTPUT_CHARS = 256;
 
 const cutNote = (chars: number) =>
   `[... ${chars.toLocaleString("en-US")} characters cut here to fit the context window ...]`;
 
-export const imageRemovedNote = "[An image was removed here to fit the context window.]";
+const imageRemovedNote = "[An image was removed here to fit the context window.]";
 
 /**
  * `text` cut to about `maxChars`: 60% from the head and 40% from the tail, at line breaks when

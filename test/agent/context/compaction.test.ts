@@ -13,6 +13,7 @@ import type { LlmMessage, LlmToolDefinition } from "../../../src/llm/types.js";
 import {
   assistant,
   deepFreeze,
+  expectSameMessages,
   historyArbitrary,
   numberedLines,
   read,
@@ -40,7 +41,7 @@ describe("the summary request", () => {
     expect(request.tools).toEqual(TOOLS);
     expect(request.messages).toHaveLength(history.length);
     // Every earlier message is the very object sent before (so the provider's cache matches it).
-    history.slice(0, -1).forEach((message, i) => expect(request.messages[i]).toBe(message));
+    expectSameMessages(request.messages.slice(0, -1), history);
     const last = request.messages.at(-1)!;
     expect(last.role).toBe("user");
     expect(last.content.slice(0, -1)).toEqual(history.at(-1)!.content);
@@ -111,7 +112,7 @@ describe("planCompaction", () => {
         expect(structureProblems(compacted)).toEqual([]);
         expect(compacted[1]?.role).toBe("assistant");
         expect(compacted.slice(1)).toEqual(history.slice(plan.keepFrom));
-        compacted.slice(1).forEach((message, i) => expect(message).toBe(history[plan.keepFrom + i]));
+        expectSameMessages(compacted.slice(1), history, plan.keepFrom);
         expect(plan.removed).toBeGreaterThanOrEqual(1);
         if (plan.fits)
           expect(estimateMessagesTokens(history.slice(plan.keepFrom))).toBeLessThanOrEqual(keepTokens);

@@ -1,13 +1,20 @@
 /** Builders of API histories for the context manager's tests: tasks, tool turns, file reads. */
 import fc from "fast-check";
-import type { ContentBlock, LlmMessage, ToolCallBlock, ToolResultBlock } from "../../../src/llm/types.js";
+import { expect } from "vitest";
+import type {
+  ContentBlock,
+  LlmMessage,
+  TextBlock,
+  ToolCallBlock,
+  ToolResultBlock,
+} from "../../../src/llm/types.js";
 
 let ids = 0;
 export const nextId = () => `call_${++ids}`;
 
 export const user = (...content: ContentBlock[]): LlmMessage => ({ role: "user", content });
 export const assistant = (...content: ContentBlock[]): LlmMessage => ({ role: "assistant", content });
-export const text = (value: string): ContentBlock => ({ type: "text", text: value });
+export const text = (value: string): TextBlock => ({ type: "text", text: value });
 
 export const task = (value = "Fix the failing test in src/app.ts") => user(text(`<task>\n${value}\n</task>`));
 
@@ -97,7 +104,7 @@ export const historyArbitrary = fc
             step.calls.map(([name, size], c) => ({
               name,
               input: { path: `src/f${(s + c) % 5}.ts` },
-              output: "x".repeat(size) + ` ${s}:${c}`,
+              output: `${"x".repeat(size)} ${s}:${c}`,
             })),
           ),
         );
@@ -135,4 +142,13 @@ export function structureProblems(history: readonly LlmMessage[]): string[] {
     }
   }
   return problems;
+}
+
+/** Each of `actual` is the very object at the same place of `expected` (from `offset`): nothing was copied. */
+export function expectSameMessages(
+  actual: readonly LlmMessage[],
+  expected: readonly LlmMessage[],
+  offset = 0,
+) {
+  for (let i = 0; i < actual.length; i++) expect(actual[i]).toBe(expected[offset + i]);
 }

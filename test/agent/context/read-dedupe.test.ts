@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { createReadDeduplicator, duplicateReadNote } from "../../../src/agent/context/index.js";
 import type { LlmMessage, ToolResultBlock } from "../../../src/llm/types.js";
-import { deepFreeze, numberedLines, read, task, text, toolTurn, user } from "./histories.js";
+import {
+  deepFreeze,
+  expectSameMessages,
+  numberedLines,
+  read,
+  task,
+  text,
+  toolTurn,
+  user,
+} from "./histories.js";
 
 const FILE = numberedLines(80);
 const resultText = (message: LlmMessage, index = 0) => {
@@ -45,7 +54,7 @@ describe("duplicate reads", () => {
     ]);
     const result = createReadDeduplicator()(history);
     expect(result.replaced).toBe(0);
-    result.history.forEach((message, i) => expect(message).toBe(history[i]));
+    expectSameMessages(result.history, history);
   });
 
   it("names the range in the note, and leaves short results alone", () => {
