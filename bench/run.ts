@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchColdStart } from "./cold-start.js";
 import { benchCompaction } from "./compaction.js";
+import { benchCompactionLoop } from "./compaction-loop.js";
 import { benchCrashResume } from "./crash-resume.js";
 import { benchEditEngine } from "./edit-engine.js";
 import { benchFaultSurvival } from "./fault-survival.js";
@@ -46,6 +47,7 @@ const journalGrowth = await benchJournalGrowth();
 const sessionResume = await benchSessionResume();
 const crashResume = await benchCrashResume();
 const compaction = await benchCompaction({ turns: 300 });
+const compactionLoop = await benchCompactionLoop();
 const worst = (pick: (h: (typeof harness)[number]) => number) => Math.max(...harness.map(pick));
 const result = {
   date: new Date().toISOString(),
@@ -63,6 +65,7 @@ const result = {
   sessionResume,
   crashResume,
   compaction,
+  compactionLoop,
   targets,
   met: {
     firstRequest: coldStart.firstRequestMs <= targets.firstRequestMs,
@@ -86,6 +89,7 @@ const result = {
     sessionResumeUnder500ms: sessionResume.met.load,
     crashResume: crashResume.met.survives,
     compaction: Object.values(compaction.met).every(Boolean),
+    compactionLoop: Object.values(compactionLoop.met).every(Boolean),
     registryPerTurn: promptBudget.met.cachedTurn && promptBudget.met.coldTurn,
   },
 };
