@@ -217,6 +217,18 @@ export function createTask(options: TaskOptions) {
     askUser,
   });
 
+  /** The estimate of the last request the context manager prepared. */
+  let preparedTokens = 0;
+  /**
+   * The model's view of its context use, once it is past half the usable window (below that it
+   * is not worth the tokens).
+   */
+  const contextMeter = (): ContentBlock[] => {
+    const manager = contextManager();
+    if (preparedTokens < manager.window.usable / 2) return [];
+    return [{ type: "text", text: manager.meter(preparedTokens) }];
+  };
+
   /** The usage reported for the last request built by the context manager (not summaries). */
   let lastUsage: LlmUsage | undefined;
   const managers = new Map<ModelClient, ContextManager>();
@@ -251,6 +263,7 @@ export function createTask(options: TaskOptions) {
       lastUsage,
       overflowed,
     });
+    preparedTokens = prepared.tokens;
     if (prepared.compacted) {
       const { kind, removed, summary } = prepared.compacted;
       store.replace(prepared.history);
@@ -463,6 +476,7 @@ export function createTask(options: TaskOptions) {
         keepToolResults(pending);
         return limit;
       }
+      pending = [...pending, ...contextMeter()];
       const reminder = focus?.reminder(turns + 1);
       if (reminder) pending = [...pending, { type: "text", text: reminder }];
       appendHistory({ role: "user", content: pending });
