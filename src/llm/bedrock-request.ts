@@ -129,13 +129,13 @@ function markCachePoint(messages: Message[]): void {
 const convertedTools = new WeakMap<readonly LlmToolDefinition[], Tool[]>();
 
 /** The tool specs followed by a cache point, so the tools are cached with the system prompt. */
-function toolParams(tools: readonly LlmToolDefinition[]): Tool[] {
+function toolParams(tools: readonly LlmToolDefinition[], caching: boolean): Tool[] {
   let params = convertedTools.get(tools);
   if (!params) {
-    params = [...tools.map(toolParam), CACHE_POINT];
+    params = tools.map(toolParam);
     convertedTools.set(tools, params);
   }
-  return params;
+  return caching ? [...params, CACHE_POINT] : params;
 }
 
 function toolParam(tool: LlmToolDefinition): Tool {
@@ -143,8 +143,9 @@ function toolParam(tool: LlmToolDefinition): Tool {
   return { toolSpec: { name: tool.name, description: tool.description, inputSchema: { json } } };
 }
 
-function systemParam(system: string): SystemContentBlock[] | undefined {
-  return system ? [{ text: system }, CACHE_POINT] : undefined;
+function systemParam(system: string, caching: boolean): SystemContentBlock[] | undefined {
+  if (!system) return undefined;
+  return caching ? [{ text: system }, CACHE_POINT] : [{ text: system }];
 }
 
 /**
@@ -158,14 +159,16 @@ function thinkingBudget(config: ModelConfig): number | undefined {
 
 export function toBedrockRequest(config: ModelConfig, request: LlmRequest): ConverseStreamCommandInput {
   const messages = request.messages.map(messageParam);
-  markCachePoint(messages);
+  // Models without prompt caching refuse cache points; the catalogue says which have it.
+  const caching = config.modelInfo?.promptCaching === true;
+  if (caching) markCachePoint(messages);
   const budget = thinkingBudget(config);
-  const system = systemParam(request.system);
+  const system = systemParam(request.system, caching);
   return {
     modelId: config.model,
     messages,
     ...(system ? { system } : {}),
-    ...(request.tools.length > 0 ? { toolConfig: { tools: toolParams(request.tools) } } : {}),
+    ...(request.tools.length > 0 ? { toolConfig: { tools: toolParams(request.tools, caching) } } : {}),
     inferenceConfig: {
       maxTokens: request.maxOutputTokens ?? config.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
       ...(request.temperature !== undefined && budget === undefined

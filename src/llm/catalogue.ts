@@ -28,6 +28,7 @@ const infoFields = {
     z.enum(["adaptive", "budget", "effort", "none"] satisfies NonNullable<ModelInfo["thinking"]>[]),
   ),
   fixedSampling: z.optional(z.boolean()),
+  promptCaching: z.optional(z.boolean()),
 };
 
 const entrySchema = z.strictObject({

@@ -102,6 +102,8 @@ export interface ModelInfo {
   thinking?: "adaptive" | "budget" | "effort" | "none";
   /** The model rejects a non-default temperature or top_p: adapters leave them out. */
   fixedSampling?: boolean;
+  /** The provider caches marked prompt prefixes for this model (cache points on Bedrock). */
+  promptCaching?: boolean;
 }
 
 export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "aborted" | "other";
@@ -188,7 +190,7 @@ export interface ModelConfig {
   quirks?: WireQuirks;
   reasoning?: ReasoningConfig;
   /** What the catalogue knows of the model; adapters read how it takes reasoning settings. */
-  modelInfo?: Pick<ModelInfo, "thinking" | "fixedSampling">;
+  modelInfo?: Pick<ModelInfo, "thinking" | "fixedSampling" | "promptCaching">;
   /** Extra HTTP headers sent with every request (e.g. OpenRouter's attribution headers). */
   headers?: Record<string, string>;
   /**

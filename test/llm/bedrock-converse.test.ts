@@ -73,6 +73,7 @@ async function start(script: ScriptedTurn[], config: Partial<ModelConfig> = {}):
     baseUrl: server.url,
     region: "eu-west-3",
     maxRetries: 0,
+    modelInfo: { promptCaching: true },
     ...config,
   });
 }
@@ -493,6 +494,7 @@ async function startRawEventStream(frames: Uint8Array[]): Promise<ModelClient> {
     baseUrl: server.url,
     region: "us-west-2",
     maxRetries: 0,
+    modelInfo: { promptCaching: true },
   });
 }
 
@@ -573,5 +575,13 @@ describe("bedrock-converse stream events the script cannot make", () => {
       },
       { type: "done", stopReason: "end_turn" },
     ]);
+  });
+});
+
+describe("models without prompt caching", () => {
+  it("get no cache points (Bedrock refuses them)", async () => {
+    const client = await start([{ text: "ok" }], { modelInfo: { promptCaching: false } });
+    await run(client);
+    expect(JSON.stringify(server!.requests[0]!.body)).not.toContain("cachePoint");
   });
 });

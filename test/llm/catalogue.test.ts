@@ -55,6 +55,7 @@ describe("the model catalogue (catalogue.json)", () => {
         prices: { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 },
         thinking: "adaptive",
         fixedSampling: true,
+        promptCaching: true,
       },
     });
     expect(lookupModel("openai-responses", "gpt-6.2-sol").info).toMatchObject({
