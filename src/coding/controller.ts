@@ -202,7 +202,9 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     streamIdleTimeoutMs: options.streamIdleTimeoutMs,
     limits: options.limits,
     modelInfo,
-    planModelInfo: planModel ? lookupModel(planModel.config.provider, planModel.config.model).info : undefined,
+    planModelInfo: planModel
+      ? lookupModel(planModel.config.provider, planModel.config.model).info
+      : undefined,
     prices: modelInfo.prices,
     planModel,
     planPrices: planModel

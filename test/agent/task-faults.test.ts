@@ -191,7 +191,9 @@ describe("compaction before the window fills", () => {
     expect(JSON.stringify(after.messages[0])).toContain("Echo long texts.");
     expect(after.messages.length).toBeLessThan(summary.messages.length);
     // Past half the window, the model sees its context use.
-    expect(JSON.stringify(bodies[at - 1].messages.at(-1))).toMatch(/Context: [\d,]+ \/ [\d,]+ tokens \(\d+%\)/);
+    expect(JSON.stringify(bodies[at - 1].messages.at(-1))).toMatch(
+      /Context: [\d,]+ \/ [\d,]+ tokens \(\d+%\)/,
+    );
     // The summary streamed to nobody: it is shown once, in the notice.
     const notices = h.events.filter(
       (e) => e.type === "ui_message_added" && e.message.type === "say" && e.message.payload.say === "notice",
