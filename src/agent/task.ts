@@ -81,6 +81,13 @@ export interface TaskOptions {
   focusChain?: boolean;
   /** Manual compaction: offered for the turn after the person sends `/compact [focus]`. */
   condenseTool?: ToolHandler;
+  /** Awaited before a mutating tool runs (the baseline checkpoint). */
+  beforeMutation?: () => Promise<void>;
+  /**
+   * Called after each reply's tool calls ran, before the next request: `mutated` when any of them
+   * could have changed files; `entryId` is the journal entry of the reply that made the calls.
+   */
+  onStep?: (step: { mutated: boolean; entryId: string | undefined; turn: number }) => Promise<void>;
   /** A task loaded from its journal, continued with `resume`. */
   resume?: StoredSession & { turns?: number; usage?: PricedUsage; taskText?: string };
 }
@@ -213,6 +220,7 @@ export function createTask(options: TaskOptions) {
       return controller.signal;
     },
     getMode: () => mode,
+    beforeMutation: options.beforeMutation,
     requestApproval,
     askUser,
   });
@@ -517,6 +525,10 @@ export function createTask(options: TaskOptions) {
         continue;
       }
       const { results, notes, completion, condensed, stopReason } = await runToolCalls(reply.toolCalls);
+      if (options.onStep) {
+        const mutated = reply.toolCalls.some((call) => coordinator.getHandler(call.name)?.mutates === true);
+        await options.onStep({ mutated, entryId: store.entryIds.at(-1), turn: turns });
+      }
       pending = resultContent(reply.toolCalls, results, notes);
       condenseOffered = false;
       if (condensed !== undefined) {

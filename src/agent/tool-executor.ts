@@ -46,6 +46,8 @@ export interface ToolExecutorOptions {
    * Default: never.
    */
   allowedInPlanMode?: (tool: ToolHandler, input: unknown) => boolean;
+  /** Awaited before a tool that mutates runs (e.g. the baseline checkpoint must be taken first). */
+  beforeMutation?: () => Promise<void>;
   requestApproval(tool: ToolHandler, input: unknown, callId: string): Promise<ApprovalAnswer>;
   askUser(question: string, options?: string[]): Promise<string>;
 }
@@ -177,6 +179,7 @@ export function createToolExecutor(options: ToolExecutorOptions) {
       }
     }
 
+    if (tool.mutates) await options.beforeMutation?.();
     message = options.ui.update(message, toolSay(tool.name, call.id, summary, input, "running"), true);
     const started = Date.now();
     let output = "";

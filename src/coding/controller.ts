@@ -7,7 +7,7 @@ import { createTask, type Task, type TaskOutcome } from "../agent/task.js";
 import { lookupModel } from "../llm/catalogue.js";
 import { createModelClient } from "../llm/create-client.js";
 import type { ModelClient, ModelConfig, ModelInfo } from "../llm/types.js";
-import type { Command, Event } from "../protocol/index.js";
+import type { Command, Event, Say } from "../protocol/index.js";
 import { approvalSettingsFiles, loadApprovalSettings } from "./approvals/approval-settings.js";
 import { checkReadOnlyCommand } from "./approvals/read-only-command.js";
 import { createSettingsApprovalPolicy } from "./approvals/settings-policy.js";
@@ -25,6 +25,7 @@ import { createFileJournal } from "./session/file-journal.js";
 import { loadSession } from "./session/load-session.js";
 import { bowlineHome, newTaskId, tasksDir } from "./session/paths.js";
 import { createSubagentRunner } from "./subagents.js";
+import { openSessionCheckpoints } from "./task-checkpoints.js";
 import { prepareToolOffer } from "./tool-offer.js";
 import { createBrowserActionTool } from "./tools/browser-action.js";
 import { createCondenseTool } from "./tools/condense.js";
@@ -70,6 +71,8 @@ export interface TaskSessionOptions {
   streamIdleTimeoutMs?: number;
   /** Budgets that pause or stop the task. */
   limits?: TaskLimits;
+  /** Checkpoints of the workspace at the start and after each changing step (default on). */
+  checkpoints?: boolean;
 }
 
 export interface TaskSession {
@@ -169,6 +172,14 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     supportsImages: modelInfo.supportsImages,
     mcpHub: options.mcpHub,
   });
+  let say = (_payload: Say) => {};
+  const checkpoints = await openSessionCheckpoints({
+    home,
+    workspace: workspace.root,
+    taskId,
+    say: (payload) => say(payload),
+    enabled: options.checkpoints ?? true,
+  });
   const task = createTask({
     taskId,
     model,
@@ -189,6 +200,8 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     mode: options.mode,
     focusChain: options.focusChain,
     condenseTool: createCondenseTool(),
+    beforeMutation: checkpoints.beforeMutation,
+    onStep: checkpoints.afterStep,
     resume: loaded && {
       entries: loaded.entries,
       nextEntryNumber: loaded.nextEntryNumber,
@@ -212,6 +225,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
       : undefined,
   });
   notice = (text) => task.ui.say({ say: "notice", text });
+  say = (payload) => task.ui.say(payload);
   for (const warning of prepared.warnings) task.ui.say({ say: "notice", text: warning });
   for (const entry of ignored) {
     task.ui.say({
@@ -224,6 +238,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     taskDir,
     journalBytesWritten: () => journal.bytesWritten(),
     async run(text) {
+      checkpoints.start();
       if (loaded)
         return task.resume(text || undefined, [
           { type: "text", text: await resumeNote(loaded, workspace.root) },
@@ -257,6 +272,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     async close() {
       await registry.disposeAll();
       await browser?.dispose();
+      await checkpoints.close();
       await journal.close();
     },
   };

@@ -53,6 +53,17 @@ export const SaySchema = z.discriminatedUnion("say", [
     delayMs: z.number(),
     secondsLeft: z.number(),
   }),
+  /**
+   * A checkpoint of the workspace was taken (after a step that changed files, or at the start).
+   * `entryId`: the conversation entry it follows, for restoring the task to the same point.
+   */
+  z.object({
+    say: z.literal("checkpoint"),
+    checkpointId: z.string(),
+    label: z.string(),
+    files: z.number(),
+    entryId: z.optional(z.string()),
+  }),
   /** The model's task checklist (focus chain), as it last sent it. */
   z.object({ say: z.literal("task_progress"), text: z.string() }),
   z.object({ say: z.literal("error"), message: z.string(), code: z.optional(z.string()) }),

@@ -15,6 +15,13 @@ setFlagsFromString("--semi-space-growth-factor=1");
 /** The `bowline` entry point. Loads only what the chosen command needs. */
 async function main(argv: string[]): Promise<number> {
   // Commands with flags of their own parse them themselves (part of the run bundle).
+  if (argv[0] === "checkpoints") {
+    return loadBundle<typeof import("./run.js")>("run").runCheckpoints(
+      argv.slice(1),
+      process.cwd(),
+      process.env,
+    );
+  }
   if (argv[0] === "history") {
     return loadBundle<typeof import("./run.js")>("run").runHistoryCommand(
       argv.slice(1),

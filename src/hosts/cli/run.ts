@@ -8,16 +8,23 @@ import { createTaskSession, type TaskSession } from "../../coding/controller.js"
 import type { ContinueFrom } from "../../coding/session/continue-task.js";
 import { lastTask, listTasks } from "../../coding/session/history-index.js";
 import { bowlineHome } from "../../coding/session/paths.js";
+import { createTaskRewinder } from "../../coding/session/rewind.js";
 import { SessionLoadError } from "../../coding/session/session-error.js";
 import { resolveModels } from "../../coding/settings/index.js";
 import type { ModelClient } from "../../llm/types.js";
 import type { Event } from "../../protocol/index.js";
 import type { CliArgs } from "./args.js";
+import { runCheckpointsCommand } from "./checkpoints.js";
 import { createLineModeHost } from "./line-mode.js";
 import { createTextRenderer } from "./render-text.js";
 import { type ModelTraffic, recordTraffic, replayTraffic } from "./traffic.js";
 
 export { runHistoryCommand } from "./history.js";
+
+/** `bowline checkpoints ...`, with the conversation side of `restore --mode task|both`. */
+export function runCheckpoints(argv: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+  return runCheckpointsCommand(argv, cwd, env, { rewinder: createTaskRewinder(bowlineHome(env)) });
+}
 export { runModelsCommand } from "./models.js";
 
 /** Runs one task: print mode (`-p`) or the line-mode interactive host. */
