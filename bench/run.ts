@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { benchCheckpoints } from "./checkpoints.js";
 import { benchColdStart } from "./cold-start.js";
 import { benchCompaction } from "./compaction.js";
 import { benchCompactionLoop } from "./compaction-loop.js";
@@ -9,6 +10,7 @@ import { benchEditEngine } from "./edit-engine.js";
 import { benchFaultSurvival } from "./fault-survival.js";
 import { benchHarnessOverhead } from "./harness-overhead.js";
 import { benchJournalGrowth } from "./journal-growth.js";
+import { benchMcp } from "./mcp.js";
 import { benchPromptAsSent } from "./prompt-as-sent.js";
 import { benchPromptBudget } from "./prompt-budget.js";
 import { benchPromptCache } from "./prompt-cache.js";
@@ -48,6 +50,8 @@ const sessionResume = await benchSessionResume();
 const crashResume = await benchCrashResume();
 const compaction = await benchCompaction({ turns: 300 });
 const compactionLoop = await benchCompactionLoop();
+const mcp = await benchMcp();
+const checkpoints = await benchCheckpoints();
 const worst = (pick: (h: (typeof harness)[number]) => number) => Math.max(...harness.map(pick));
 const result = {
   date: new Date().toISOString(),
@@ -66,6 +70,8 @@ const result = {
   crashResume,
   compaction,
   compactionLoop,
+  mcp,
+  checkpoints,
   targets,
   met: {
     firstRequest: coldStart.firstRequestMs <= targets.firstRequestMs,

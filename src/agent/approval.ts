@@ -7,8 +7,12 @@ export type ApprovalDecision =
   /** The person must be asked. */
   | { type: "ask" };
 
-/** Decides whether a call may run without asking. Contract: never throws. */
-export type ApprovalPolicy = (tool: ToolHandler, input: unknown) => ApprovalDecision;
+/**
+ * Decides whether a call may run without asking. `calledName` is the name the model called (an
+ * MCP tool's `server__mcp__tool`, where `tool` is the shared `use_mcp_tool` handler).
+ * Contract: never throws.
+ */
+export type ApprovalPolicy = (tool: ToolHandler, input: unknown, calledName?: string) => ApprovalDecision;
 
 /** The person's answer to an approval ask. */
 export type ApprovalAnswer = { approved: true } | { approved: false; feedback?: string };

@@ -89,7 +89,7 @@ export function createToolExecutor(options: ToolExecutorOptions) {
     const valid = validate(call);
     // Only reads: completion, questions and anything that mutates run one at a time, in order.
     if (!valid || valid.tool.mutates || toolCategory(valid.tool) !== "read") return false;
-    return options.policy(valid.tool, valid.input).type === "allow";
+    return options.policy(valid.tool, valid.input, call.name).type === "allow";
   }
 
   const errorOutcome = (callId: string, text: string, mistake = true): ToolCallOutcome => ({
@@ -139,7 +139,7 @@ export function createToolExecutor(options: ToolExecutorOptions) {
       return errorOutcome(call.id, refusal, false);
     }
 
-    const decision = options.policy(tool, input);
+    const decision = options.policy(tool, input, call.name);
     let denial: string | undefined;
     if (decision.type === "deny") denial = decision.reason;
     if (decision.type === "ask") {

@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ApprovalPolicy } from "../agent/approval.js";
 import type { TaskLimits } from "../agent/limits.js";
+import { toolCategory } from "../agent/pipeline/tool-category.js";
 import type { RetryPolicy } from "../agent/retry.js";
 import { createTask, type Task, type TaskOutcome } from "../agent/task.js";
 import { lookupModel } from "../llm/catalogue.js";
@@ -19,6 +20,7 @@ import { discoverAgents } from "./instructions/agents.js";
 import { loadRules, rulesSection } from "./instructions/rules.js";
 import { discoverSkills, skillsSection } from "./instructions/skills.js";
 import type { McpHub } from "./mcp/hub.js";
+import { createMcpAutoApprove, openMcpHub, type RunningMcpHub } from "./mcp/index.js";
 import { BackgroundRegistry } from "./process/background-registry.js";
 import { type ContinueFrom, openStoredTask, resumeNote } from "./session/continue-task.js";
 import { createFileJournal } from "./session/file-journal.js";
@@ -120,10 +122,15 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
   const skills = discoverSkills(home, workspace.root);
   const rules = loadRules(home, workspace.root);
   const settingsPolicy = createSettingsApprovalPolicy({ settings, workspace, protectedDirs: [home] });
-  // The settings allow what they allow; the host's policy decides the rest.
-  const policy: ApprovalPolicy = (tool, input) => {
-    const decision = settingsPolicy(tool, input);
-    return decision.type === "allow" ? decision : options.policy(tool, input);
+  const mcpHub = options.mcpHub ?? openMcpHub({ home, workspaceRoot: workspace.root, env: process.env });
+  const mcpAutoApprove = createMcpAutoApprove(mcpHub);
+  // The settings allow what they allow (and a server's `autoApprove` its tools); the host's
+  // policy decides the rest.
+  const policy: ApprovalPolicy = (tool, input, calledName) => {
+    if (toolCategory(tool) === "mcp" && calledName && mcpAutoApprove(calledName, input))
+      return { type: "allow" };
+    const decision = settingsPolicy(tool, input, calledName);
+    return decision.type === "allow" ? decision : options.policy(tool, input, calledName);
   };
   const registry = new BackgroundRegistry();
   const browserPath = findBrowser();
@@ -170,7 +177,8 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     agents: discoverAgents(home, workspace.root),
     runSubagent,
     supportsImages: modelInfo.supportsImages,
-    mcpHub: options.mcpHub,
+    mcpHub,
+    contextWindow: modelInfo.contextWindow,
   });
   let say = (_payload: Say) => {};
   const checkpoints = await openSessionCheckpoints({
@@ -227,6 +235,17 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
   notice = (text) => task.ui.say({ say: "notice", text });
   say = (payload) => task.ui.say(payload);
   for (const warning of prepared.warnings) task.ui.say({ say: "notice", text: warning });
+  if (!options.mcpHub) {
+    const hub = mcpHub as RunningMcpHub;
+    for (const problem of hub.problems)
+      task.ui.say({ say: "notice", text: `MCP (${problem.source}): ${problem.message}` });
+    for (const server of hub.listServers().filter((s) => s.status === "untrusted")) {
+      task.ui.say({
+        say: "notice",
+        text: `MCP server ${server.name} not started: ${server.error ?? "not trusted yet"}`,
+      });
+    }
+  }
   for (const entry of ignored) {
     task.ui.say({
       say: "notice",
@@ -273,6 +292,8 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
       await registry.disposeAll();
       await browser?.dispose();
       await checkpoints.close();
+      // A hub the host passed in outlives the task (its servers stay warm).
+      if (!options.mcpHub && "close" in mcpHub) await (mcpHub as RunningMcpHub).close();
       await journal.close();
     },
   };

@@ -6,7 +6,6 @@ import {
   createDynamicSpecSet,
   createToolSetRegistry,
   llmToolConverter,
-  mcpToolSpecs,
   specJsonSchema,
   subagentToolSpecs,
   xmlConverter,
@@ -15,12 +14,12 @@ import type { ToolContextInfo } from "../agent/tool-spec.js";
 import type { LlmToolDefinition, WireFormat } from "../llm/types.js";
 import type { AgentConfig } from "./instructions/agents.js";
 import type { McpHub } from "./mcp/hub.js";
+import { createMcpOffer } from "./mcp/mcp-offer.js";
 import { buildSystemPrompt } from "./prompts/system-prompt.js";
 import { registerBuiltinSpecs } from "./tool-specs/register-builtin-specs.js";
 import { selectVariant } from "./tool-specs/select-variant.js";
 import type { CodingPromptVariant } from "./tool-specs/variants.js";
 import { createConfiguredSubagentTool } from "./tools/use-configured-subagent.js";
-import { createUseMcpTool } from "./tools/use-mcp-tool.js";
 import type { SubagentRun } from "./tools/use-subagents.js";
 
 export interface ToolOfferOptions {
@@ -36,8 +35,13 @@ export interface ToolOfferOptions {
   toolProtocol?: "native" | "xml";
   compact?: boolean;
   yolo?: boolean;
-  /** Connected MCP servers: each of their tools is offered as its own tool. */
+  /**
+   * MCP servers: their tools are offered as they connect (one native tool each, or through
+   * use_mcp_tool with a catalogue; schemas on demand when they would crowd the context).
+   */
   mcpHub?: McpHub;
+  /** The model's context window in tokens (decides lazy MCP schemas); default 128k. */
+  contextWindow?: number;
   /** Names of the skills found (use_skill is offered only when there are some). */
   skills?: readonly string[];
   /** Extra system prompt sections (rules, skills), appended in order. */
@@ -52,6 +56,8 @@ export interface ToolOfferOptions {
   agents?: readonly AgentConfig[];
   runSubagent?: (prompt: string, signal: AbortSignal) => Promise<SubagentRun>;
 }
+
+const DEFAULT_CONTEXT_WINDOW = 128_000;
 
 export interface PreparedToolOffer {
   variant: CodingPromptVariant;
@@ -73,13 +79,6 @@ export function prepareToolOffer(options: ToolOfferOptions): PreparedToolOffer {
   const dynamic = createDynamicSpecSet();
   const handlers = [...options.tools];
   const warnings: string[] = [];
-  if (options.mcpHub) {
-    const mcp = mcpToolSpecs(options.mcpHub);
-    warnings.push(...mcp.warnings);
-    dynamic.set("mcp", mcp.specs);
-    const routes = new Map(mcp.specs.map((spec) => [spec.name, spec.mcp]));
-    handlers.push(createUseMcpTool({ hub: options.mcpHub, routes }));
-  }
   registerBuiltinSpecs(registry, handlers);
   const variant = selectVariant({
     wireFormat: options.wireFormat,
@@ -100,6 +99,20 @@ export function prepareToolOffer(options: ToolOfferOptions): PreparedToolOffer {
     isSubagent: options.isSubagent ?? false,
     skills: options.skills ?? [],
   };
+  // MCP specs are all dynamic (they follow the servers); variants without use_mcp_tool get none.
+  const mcp =
+    options.mcpHub && variant.tools.includes("use_mcp_tool")
+      ? createMcpOffer({
+          hub: options.mcpHub,
+          contextWindow: options.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+          supportsImages: options.supportsImages ?? false,
+        })
+      : undefined;
+  const mcpProtocol = variant.nativeTools ? "native" : "xml";
+  if (mcp) {
+    dynamic.set("mcp", mcp.specs(mcpProtocol));
+    warnings.push(...mcp.warnings());
+  }
   if (options.agents?.length && options.runSubagent) {
     const agentSpecs = subagentToolSpecs(options.agents, ctx);
     dynamic.set("subagents", agentSpecs);
@@ -110,7 +123,7 @@ export function prepareToolOffer(options: ToolOfferOptions): PreparedToolOffer {
   }
   const specs = registry.enabledSpecs(variant, ctx, dynamic.current());
   const offered = new Set(specs.flatMap((spec) => [spec.id, spec.name]));
-  const tools = handlers.filter((tool) => offered.has(tool.name));
+  const tools = [...handlers.filter((tool) => offered.has(tool.name)), ...(mcp?.handlers ?? [])];
   const xml = !variant.nativeTools;
   const offer: ToolOffer = xml
     ? {
@@ -132,6 +145,7 @@ export function prepareToolOffer(options: ToolOfferOptions): PreparedToolOffer {
     : {
         protocol: "native",
         definitions: () => {
+          if (mcp) dynamic.set("mcp", mcp.specs(mcpProtocol));
           const converted = registry.convertedTools(variant, ctx, llmToolConverter, dynamic.current());
           return options.focusChain ? withTaskProgress(converted) : converted;
         },

@@ -78,7 +78,8 @@ export const CheckpointsUnavailableReasonSchema = z.enum([
 ]);
 export type CheckpointsUnavailableReason = z.infer<typeof CheckpointsUnavailableReasonSchema>;
 
-export const CheckpointCommandSchema = z.discriminatedUnion("type", [
+/** The checkpoint commands, also members of the protocol's `Command` union. */
+export const CHECKPOINT_COMMANDS = [
   /** Lists checkpoints, oldest first. Answered by `checkpoints_listed`. */
   z.object({ type: z.literal("list_checkpoints"), taskId: z.optional(z.string()) }),
   /**
@@ -98,10 +99,12 @@ export const CheckpointCommandSchema = z.discriminatedUnion("type", [
     mode: RestoreModeSchema,
     force: z.optional(z.boolean()),
   }),
-]);
+] as const;
+export const CheckpointCommandSchema = z.discriminatedUnion("type", [...CHECKPOINT_COMMANDS]);
 export type CheckpointCommand = z.infer<typeof CheckpointCommandSchema>;
 
-export const CheckpointEventSchema = z.discriminatedUnion("type", [
+/** The events answering checkpoint commands, also members of the protocol's `Event` union. */
+export const CHECKPOINT_EVENTS = [
   z.object({
     type: z.literal("checkpoints_listed"),
     checkpoints: z.array(CheckpointSchema),
@@ -133,5 +136,6 @@ export const CheckpointEventSchema = z.discriminatedUnion("type", [
   }),
   /** Answers a command that failed otherwise: an unknown or ambiguous id, a git failure. */
   z.object({ type: z.literal("checkpoint_error"), message: z.string() }),
-]);
+] as const;
+export const CheckpointEventSchema = z.discriminatedUnion("type", [...CHECKPOINT_EVENTS]);
 export type CheckpointEvent = z.infer<typeof CheckpointEventSchema>;

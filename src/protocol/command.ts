@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { CHECKPOINT_COMMANDS } from "./checkpoint-commands.js";
 
 /** Commands a host sends to the core. Each names the event that answers it. */
 export const CommandSchema = z.discriminatedUnion("type", [
@@ -23,5 +24,6 @@ export const CommandSchema = z.discriminatedUnion("type", [
    * refused) and act mode. Answered by `state` with the new mode.
    */
   z.object({ type: z.literal("set_mode"), mode: z.enum(["plan", "act"]) }),
+  ...CHECKPOINT_COMMANDS,
 ]);
 export type Command = z.infer<typeof CommandSchema>;

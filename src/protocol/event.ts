@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { CHECKPOINT_EVENTS } from "./checkpoint-commands.js";
 import { UiMessageSchema, UsageSchema } from "./ui-message.js";
 
 export const TaskStatusSchema = z.enum(["idle", "running", "waiting", "completed", "failed", "aborted"]);
@@ -46,5 +47,6 @@ export const EventSchema = z.discriminatedUnion("type", [
     /** True when the task cannot go on. */
     fatal: z.boolean(),
   }),
+  ...CHECKPOINT_EVENTS,
 ]);
 export type Event = z.infer<typeof EventSchema>;

@@ -39,6 +39,9 @@ function createHubDouble() {
         return { content: [{ type: "text", text: `note ${args.name}: buy milk` }] };
       throw new Error("server went away");
     },
+    async readResource() {
+      throw new Error("no resources here");
+    },
   };
   return { hub, calls };
 }

@@ -1,8 +1,9 @@
 import * as z from "zod/mini";
 import { calledToolName } from "../../agent/pipeline/coordinator.js";
-import { MCP_TOOL_ID } from "../../agent/pipeline/tool-names.js";
+import { isMcpToolName, MCP_TOOL_ID } from "../../agent/pipeline/tool-names.js";
 import type { ToolHandler, ToolResult } from "../../agent/tool.js";
-import type { ImageBlock, TextBlock } from "../../llm/types.js";
+import { mcpContentBlocks } from "../mcp/content-blocks.js";
+import { McpServerError } from "../mcp/errors.js";
 import type { McpHub } from "../mcp/hub.js";
 
 /**
@@ -23,6 +24,8 @@ export interface UseMcpToolOptions {
   hub: McpHub;
   /** Native tool name -> the server and tool it stands for (names are sanitised for providers). */
   routes: ReadonlyMap<string, { server: string; tool: string }>;
+  /** Images in results reach the model only when it can see them (default false: a note instead). */
+  supportsImages?: boolean;
 }
 
 export function createUseMcpTool(
@@ -44,14 +47,20 @@ export function createUseMcpTool(
       if ("error" in target) return { content: target.error, isError: true };
       try {
         const result = await options.hub.callTool(target.server, target.tool, target.args, ctx.signal);
+        const blocks = mcpContentBlocks(result.content, options.supportsImages ?? false);
         return {
-          content: result.content.map(toBlock),
+          content: blocks.length > 0 ? blocks : "(No response)",
           isError: result.isError || undefined,
           details: { server: target.server, tool: target.tool },
         };
       } catch (error) {
+        // The hub's own errors already say which server failed and what to do about it.
+        const message = (error as Error).message;
         return {
-          content: `The MCP server "${target.server}" could not run ${target.tool}: ${(error as Error).message}`,
+          content:
+            error instanceof McpServerError
+              ? message
+              : `The MCP server "${target.server}" could not run ${target.tool}: ${message}`,
           isError: true,
           details: { server: target.server, tool: target.tool },
         };
@@ -67,6 +76,11 @@ function resolveTarget(
 ): { server: string; tool: string; args: Record<string, unknown> } | { error: string } {
   const route = options.routes.get(calledName);
   if (route) return { ...route, args: input };
+  if (calledName !== MCP_TOOL_ID && isMcpToolName(calledName)) {
+    return {
+      error: `${calledName} is not offered now: its MCP server has stopped or no longer has this tool.`,
+    };
+  }
   const server = input.server_name;
   const tool = input.tool_name;
   if (typeof server !== "string" || typeof tool !== "string") {
@@ -83,10 +97,12 @@ function resolveTarget(
   if (typeof args !== "object" || args === null || Array.isArray(args)) {
     return { error: "arguments must be a JSON object." };
   }
-  const known = options.hub
-    .listServers()
-    .find((candidate) => candidate.name === server && !candidate.disabled);
-  if (!known) {
+  const found = options.hub.listServers().find((candidate) => candidate.name === server);
+  if (found?.disabled) {
+    const why = found.error ? `: ${found.error}` : "";
+    return { error: `The MCP server "${server}" is ${found.status ?? "disabled"}${why}.` };
+  }
+  if (!found) {
     const names = options.hub
       .listServers()
       .filter((candidate) => !candidate.disabled)
@@ -94,11 +110,4 @@ function resolveTarget(
     return { error: `No MCP server named "${server}". Connected servers: ${names.join(", ") || "none"}.` };
   }
   return { server, tool, args: args as Record<string, unknown> };
-}
-
-function toBlock(content: import("../mcp/hub.js").McpContent): TextBlock | ImageBlock {
-  if (content.type === "image") return { type: "image", mediaType: content.mimeType, data: content.data };
-  if (content.type === "resource")
-    return { type: "text", text: `[resource ${content.uri}]\n${content.text ?? ""}` };
-  return { type: "text", text: content.text };
 }

@@ -20,6 +20,7 @@ import { createTextRenderer } from "./render-text.js";
 import { type ModelTraffic, recordTraffic, replayTraffic } from "./traffic.js";
 
 export { runHistoryCommand } from "./history.js";
+export { runMcpCommand } from "./mcp.js";
 
 /** `bowline checkpoints ...`, with the conversation side of `restore --mode task|both`. */
 export function runCheckpoints(argv: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
