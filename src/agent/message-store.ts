@@ -90,3 +90,30 @@ export function createMessageStore(options: {
     },
   };
 }
+
+/**
+ * The entry a rewind to a checkpoint continues from: the checkpoint mark (a `checkpoint` UI
+ * message) follows the reply whose calls changed files, so the entry after it (their results)
+ * is kept; a mark with no entry (the baseline) goes back to the first message. Throws when the
+ * mark is unknown or its entry is no longer in the active history (compacted since).
+ */
+export function checkpointEntry(
+  ui: readonly UiMessage[],
+  entryIds: readonly string[],
+  checkpointId: string,
+): string | null {
+  const mark = ui.find(
+    (m) =>
+      m.type === "say" && m.payload.say === "checkpoint" && m.payload.checkpointId.startsWith(checkpointId),
+  );
+  if (!mark || mark.type !== "say" || mark.payload.say !== "checkpoint") {
+    throw new Error(`The task has no checkpoint ${checkpointId}.`);
+  }
+  const at = mark.payload.entryId === undefined ? 0 : entryIds.indexOf(mark.payload.entryId) + 1;
+  if (mark.payload.entryId !== undefined && at === 0) {
+    throw new Error(
+      `The conversation was compacted after checkpoint ${checkpointId}; restore the files only.`,
+    );
+  }
+  return entryIds[Math.min(at, entryIds.length - 1)] ?? null;
+}

@@ -16,7 +16,7 @@ import { createFocusChain } from "./focus-chain.js";
 import { DEFAULT_STREAM_IDLE_TIMEOUT_MS, withIdleTimeout } from "./idle-timeout.js";
 import type { SessionJournal } from "./journal.js";
 import { extendedLimits, limitReached, type TaskLimits } from "./limits.js";
-import { createMessageStore, type StoredSession } from "./message-store.js";
+import { checkpointEntry, createMessageStore, type StoredSession } from "./message-store.js";
 import type { Coordinator } from "./pipeline/coordinator.js";
 import type { HookRunner } from "./pipeline/hooks.js";
 import { createLoopDetector } from "./pipeline/loop-detection.js";
@@ -668,6 +668,17 @@ export function createTask(options: TaskOptions) {
       const pending = [...interruptedCalls(), ...context];
       if (text) pending.push({ type: "text", text: `<user_message>\n${text}\n</user_message>` });
       return finish(await loop(pending));
+    },
+    /**
+     * Puts the conversation back to the point a checkpoint mark (a `checkpoint` UI message) was
+     * taken: after the results of the step it follows. Later entries stay in the journal.
+     */
+    rewindToCheckpoint(checkpointId: string): void {
+      store.rewindTo(checkpointEntry(ui.messages, store.entryIds, checkpointId));
+      ui.say({
+        say: "notice",
+        text: `The conversation was restored to checkpoint ${checkpointId.slice(0, 12)}.`,
+      });
     },
     answer(askId: string, answer: AskAnswer): boolean {
       const resolve = pendingAsks.get(askId);

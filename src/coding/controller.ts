@@ -284,6 +284,11 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
         case "send_message":
           void task.send(command.text);
           break;
+        case "list_checkpoints":
+        case "diff_checkpoints":
+        case "restore_checkpoint":
+          void checkpoints.command(command, options.emit, (id) => task.rewindToCheckpoint(id));
+          break;
         case "start_task":
           throw new Error("start_task: this session already has a task; create a new session.");
       }

@@ -5,7 +5,7 @@
  * can rewind the task to the same point. A git failure turns checkpoints off for the task with a
  * notice; it never stops the task.
  */
-import type { Say } from "../protocol/index.js";
+import type { CheckpointCommand, Event, Say } from "../protocol/index.js";
 import {
   isUnavailable,
   openCheckpoints,
@@ -18,6 +18,15 @@ export interface SessionCheckpoints {
   start(): void;
   beforeMutation(): Promise<void>;
   afterStep(step: { mutated: boolean; entryId: string | undefined; turn: number }): Promise<void>;
+  /**
+   * Answers a host's checkpoint command with its event. `rewindTask` puts the conversation back
+   * to a checkpoint (restore modes `task` and `both`).
+   */
+  command(
+    command: CheckpointCommand,
+    emit: (event: Event) => void,
+    rewindTask: (checkpointId: string) => void,
+  ): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -86,6 +95,58 @@ export async function openSessionCheckpoints(options: {
         announce((await handle.afterStep(`step ${step.turn}`)) as SaveOutcome, step.entryId);
       } catch (error) {
         fail(error);
+      }
+    },
+    async command(command, emit, rewindTask) {
+      if (!handle) {
+        emit({
+          type: "checkpoints_unavailable",
+          reason: "no_store",
+          message: "Checkpoints are off for this task.",
+        });
+        return;
+      }
+      try {
+        if (command.type === "list_checkpoints") {
+          const checkpoints = await handle.list(command.taskId ? { taskId: command.taskId } : undefined);
+          emit({ type: "checkpoints_listed", checkpoints, storeBytes: await handle.size() });
+        } else if (command.type === "diff_checkpoints") {
+          const diff = await handle.diff(command.from, command.to);
+          if (isUnavailable(diff))
+            emit({ type: "checkpoints_unavailable", reason: diff.reason, message: diff.message });
+          else emit({ type: "checkpoint_diff", diff });
+        } else {
+          let changed: Array<{ path: string; status: "added" | "modified" | "deleted" }> = [];
+          let undoId: string | undefined;
+          if (command.mode !== "task") {
+            const outcome = await handle.restore(command.checkpointId, { force: command.force });
+            if (isUnavailable(outcome)) {
+              emit({ type: "checkpoints_unavailable", reason: outcome.reason, message: outcome.message });
+              return;
+            }
+            if (outcome.status === "conflicts") {
+              emit({
+                type: "checkpoint_restore_conflicts",
+                checkpointId: command.checkpointId,
+                mode: command.mode,
+                files: outcome.files,
+              });
+              return;
+            }
+            changed = outcome.changed;
+            undoId = outcome.undoId;
+          }
+          if (command.mode !== "files") rewindTask(command.checkpointId);
+          emit({
+            type: "checkpoint_restored",
+            checkpointId: command.checkpointId,
+            mode: command.mode,
+            changed,
+            ...(undoId ? { undoId } : {}),
+          });
+        }
+      } catch (error) {
+        emit({ type: "checkpoint_error", message: (error as Error).message });
       }
     },
     async close() {
