@@ -252,23 +252,31 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
       text: `Project approval setting ignored (a project cannot loosen yours): ${entry}`,
     });
   }
+  async function startOrResume(text: string): Promise<TaskOutcome> {
+    if (loaded) {
+      return task.resume(text || undefined, [
+        { type: "text", text: await resumeNote(loaded, workspace.root) },
+      ]);
+    }
+    writeFileSync(
+      join(taskDir, "task.json"),
+      `${JSON.stringify({ v: 1, id: taskId, workspace: workspace.root, task: text, provider: model.config.provider, model: model.config.model, createdAt: new Date().toISOString() }, null, 2)}\n`,
+      { mode: 0o600 },
+    );
+    const details = await detailsLoad;
+    return task.start(text, [{ type: "text", text: details }]);
+  }
+
   return {
     task,
     taskDir,
     journalBytesWritten: () => journal.bytesWritten(),
     async run(text) {
       checkpoints.start();
-      if (loaded)
-        return task.resume(text || undefined, [
-          { type: "text", text: await resumeNote(loaded, workspace.root) },
-        ]);
-      writeFileSync(
-        join(taskDir, "task.json"),
-        `${JSON.stringify({ v: 1, id: taskId, workspace: workspace.root, task: text, provider: model.config.provider, model: model.config.model, createdAt: new Date().toISOString() }, null, 2)}\n`,
-        { mode: 0o600 },
-      );
-      const details = await detailsLoad;
-      return task.start(text, [{ type: "text", text: details }]);
+      const outcome = await startOrResume(text);
+      // The baseline's announcement belongs before the outcome a host prints last.
+      await checkpoints.beforeMutation();
+      return outcome;
     },
     dispatch(command) {
       switch (command.type) {
