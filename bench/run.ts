@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchCheckpoints } from "./checkpoints.js";
 import { benchColdStart } from "./cold-start.js";
+import { benchCommandAnalysis } from "./command-analysis.js";
 import { benchCompaction } from "./compaction.js";
 import { benchCompactionLoop } from "./compaction-loop.js";
 import { benchCrashResume } from "./crash-resume.js";
@@ -52,6 +53,7 @@ const compaction = await benchCompaction({ turns: 300 });
 const compactionLoop = await benchCompactionLoop();
 const mcp = await benchMcp();
 const checkpoints = await benchCheckpoints();
+const commandAnalysis = await benchCommandAnalysis();
 const worst = (pick: (h: (typeof harness)[number]) => number) => Math.max(...harness.map(pick));
 const result = {
   date: new Date().toISOString(),
@@ -72,6 +74,7 @@ const result = {
   compactionLoop,
   mcp,
   checkpoints,
+  commandAnalysis,
   targets,
   met: {
     firstRequest: coldStart.firstRequestMs <= targets.firstRequestMs,

@@ -1,4 +1,8 @@
 import type { ApprovalPolicy } from "../agent/approval.js";
+import { analyzeCommand } from "./safety/command-check.js";
+import { decideCommandLine } from "./safety/command-verdict.js";
+import { createPathContext } from "./safety/paths.js";
+import { loadedShellParser } from "./safety/shell-parser.js";
 
 /**
  * An allow rule: a tool name (`write_to_file`), or a tool with a pattern in parentheses. For
@@ -70,12 +74,24 @@ function ruleMatches(rule: AllowRule, toolName: string, input: unknown): boolean
 }
 
 /**
- * A command matches a prefix rule only when it is a single simple command starting with the
- * prefix at a word boundary. Anything with shell control operators is not matched (a full
- * shell parser arrives with the permission system).
+ * A command line matches a prefix rule when every simple command it runs (through pipes,
+ * `&&`, substitutions, `bash -c`, wrappers...) starts with the prefix at a word boundary or is
+ * read-only, and it writes no file. Before the shell parser is loaded, only a single simple
+ * command without shell operators can match.
  */
 function commandMatches(prefix: string, command: string): boolean {
-  const trimmed = command.trim();
-  if (/[;&|`$<>\n()]/.test(trimmed)) return false;
-  return trimmed === prefix || trimmed.startsWith(`${prefix} `);
+  if (!loadedShellParser()) {
+    const trimmed = command.trim();
+    if (/[;&|`$<>\n()]/.test(trimmed)) return false;
+    return trimmed === prefix || trimmed.startsWith(`${prefix} `);
+  }
+  const verdict = decideCommandLine(analyzeCommand(command), {
+    rules: [{ action: "allow", tool: "execute_command", pattern: prefix, source: "--allow" }],
+    paths: createPathContext("/"),
+    readOnlyAllowed: true,
+    allCommands: false,
+    readOutside: true,
+    editInside: false,
+  });
+  return verdict.decision === "allow";
 }

@@ -9,9 +9,6 @@ import { lookupModel } from "../llm/catalogue.js";
 import { createModelClient } from "../llm/create-client.js";
 import type { ModelClient, ModelConfig, ModelInfo } from "../llm/types.js";
 import type { Command, Event, Say } from "../protocol/index.js";
-import { approvalSettingsFiles, loadApprovalSettings } from "./approvals/approval-settings.js";
-import { checkReadOnlyCommand } from "./approvals/read-only-command.js";
-import { createSettingsApprovalPolicy } from "./approvals/settings-policy.js";
 import { findBrowser } from "./browser/find-browser.js";
 import { environmentDetails } from "./environment.js";
 import { createExecutableHookRunner, trustedHookDirs } from "./hooks/executable-hooks.js";
@@ -22,6 +19,15 @@ import { discoverSkills, skillsSection } from "./instructions/skills.js";
 import type { McpHub } from "./mcp/hub.js";
 import { createMcpAutoApprove, openMcpHub, type RunningMcpHub } from "./mcp/index.js";
 import { BackgroundRegistry } from "./process/background-registry.js";
+import { checkReadOnlyLine } from "./safety/command-check.js";
+import { composeApprovalPolicy } from "./safety/permission-policy.js";
+import { createPermissionDecider, loadPermissionSetup } from "./safety/permission-setup.js";
+import {
+  createSecretMasker,
+  envFileSecrets,
+  environmentSecrets,
+  withSecretMasking,
+} from "./safety/secrets.js";
 import { type ContinueFrom, openStoredTask, resumeNote } from "./session/continue-task.js";
 import { createFileJournal } from "./session/file-journal.js";
 import { loadSession } from "./session/load-session.js";
@@ -97,8 +103,8 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
   const taskId = stored?.taskId ?? newTaskId();
   const taskDir = join(tasksDir(home), taskId);
   // File reads start now and finish while the model's SDK loads (CPU-bound).
-  const settingsLoad = loadApprovalSettings(approvalSettingsFiles(home, workspace.root));
-  settingsLoad.catch(() => undefined); // awaited below; this only avoids an unhandled rejection meanwhile
+  const setupLoad = loadPermissionSetup({ home, workspace, yolo: options.yolo });
+  setupLoad.catch(() => undefined); // awaited below; this only avoids an unhandled rejection meanwhile
   const detailsLoad = environmentDetails(workspace.root);
   detailsLoad.catch(() => undefined); // awaited in run(); this only avoids an unhandled rejection meanwhile
   const journal = createFileJournal(taskDir);
@@ -117,21 +123,26 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
   const model = options.model ?? (await clientFor(options.modelConfig));
   const planModel = options.planModelConfig ? await clientFor(options.planModelConfig) : undefined;
   const modelInfo = options.modelInfo ?? lookupModel(model.config.provider, model.config.model).info;
-  const { settings, ignored } = await settingsLoad;
+  const setup = await setupLoad;
+  const ignored = setup.ignored;
   const shell = process.env.SHELL || "/bin/bash";
   const skills = discoverSkills(home, workspace.root);
   const rules = loadRules(home, workspace.root);
-  const settingsPolicy = createSettingsApprovalPolicy({ settings, workspace, protectedDirs: [home] });
+  // Permission rules on parsed commands and paths; what they leave open is the host's to decide.
+  const permissions = composeApprovalPolicy({
+    decide: createPermissionDecider(setup),
+    host: options.policy,
+    interactive: options.interactive,
+  });
   const mcpHub = options.mcpHub ?? openMcpHub({ home, workspaceRoot: workspace.root, env: process.env });
   const mcpAutoApprove = createMcpAutoApprove(mcpHub);
-  // The settings allow what they allow (and a server's `autoApprove` its tools); the host's
-  // policy decides the rest.
+  // A server's `autoApprove` allows its tools; otherwise the permission rules decide.
   const policy: ApprovalPolicy = (tool, input, calledName) => {
     if (toolCategory(tool) === "mcp" && calledName && mcpAutoApprove(calledName, input))
       return { type: "allow" };
-    const decision = settingsPolicy(tool, input, calledName);
-    return decision.type === "allow" ? decision : options.policy(tool, input, calledName);
+    return permissions(tool, input, calledName);
   };
+  const masker = createSecretMasker([...envFileSecrets(workspace.root), ...environmentSecrets(process.env)]);
   const registry = new BackgroundRegistry();
   const browserPath = findBrowser();
   const browser = browserPath
@@ -145,6 +156,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
       registry,
       ignore: createIgnoreRules(workspace.root),
       supportsImages: modelInfo.supportsImages,
+      sandbox: setup.sandbox,
     }),
     ...(browser ? [browser] : []),
   ];
@@ -191,7 +203,8 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
   const task = createTask({
     taskId,
     model,
-    tools: prepared.tools,
+    // Secrets in tool output are masked before they are shown, journaled or sent.
+    tools: prepared.tools.map((tool) => withSecretMasking(tool, masker)),
     toolOffer: prepared.offer,
     systemPrompt: prepared.systemPrompt,
     policy,
@@ -201,7 +214,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     }),
     allowedInPlanMode: (tool, input) =>
       tool.category === "command" &&
-      checkReadOnlyCommand(String((input as { command?: unknown }).command)).readOnly,
+      checkReadOnlyLine(String((input as { command?: unknown }).command), workspace.root).readOnly,
     emit: options.emit,
     journal,
     interactive: options.interactive,
@@ -245,6 +258,20 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
         text: `MCP server ${server.name} not started: ${server.error ?? "not trusted yet"}`,
       });
     }
+  }
+  // How commands run is said when the person asked for a sandbox (it is off by default).
+  if (setup.sandboxSettings.mode !== undefined) task.ui.say({ say: "notice", text: setup.sandboxNote });
+  if (setup.settings.yolo) {
+    task.ui.say({
+      say: "notice",
+      text: "YOLO: every tool call runs without asking, edits to protected paths included; only deny rules still stop calls.",
+    });
+  }
+  if (setup.trust?.decision === "unknown") {
+    task.ui.say({
+      say: "notice",
+      text: `This project's settings add hooks, MCP servers or allow rules; they are not used until you trust the project (bowline permissions trust).`,
+    });
   }
   for (const entry of ignored) {
     task.ui.say({

@@ -75,7 +75,9 @@ describe.each<Format>(["anthropic", "openai"])("a real task end to end over %s",
     // The events: one protocol event per line, ending with the result.
     const events = parseJsonLines(run.stdout);
     const added = events.filter((e) => e.type === "ui_message_added").map((e) => e.message.payload);
-    expect(added[0]).toEqual({ say: "task", text: "Fix the failing average test." });
+    // --yes says loudly that nothing will be asked, then the task starts.
+    expect(added[0]).toMatchObject({ say: "notice", text: expect.stringContaining("YOLO") });
+    expect(added.find((p) => p.say === "task")).toEqual({ say: "task", text: "Fix the failing average test." });
     const toolsDone = events
       .filter(
         (e) =>

@@ -109,7 +109,10 @@ async function runSession(turns: number, faultRate: number, seed: number): Promi
     await session.close();
     // Paths and timings differ between any two runs.
     const normalise = (text: string) =>
-      text.replaceAll(repo, "<repo>").replace(/"durationMs":\d+/g, '"durationMs":0');
+      text
+        .replaceAll(repo, "<repo>")
+        .replace(/"durationMs":\d+/g, '"durationMs":0')
+        .replace(/"checkpointId":"[0-9a-f]+"/g, '"checkpointId":"<id>"');
     const lines = (file: string) =>
       readFileSync(join(taskDir, file), "utf8")
         .split("\n")

@@ -11,6 +11,9 @@ import {
   toolCategory,
 } from "../../agent/pipeline/tool-category.js";
 import type { ToolHandler } from "../../agent/tool.js";
+import { checkReadOnlyLine } from "../safety/command-check.js";
+import { createPathContext, isWithin, protectedReason } from "../safety/paths.js";
+import { loadedShellParser } from "../safety/shell-parser.js";
 import type { Workspace } from "../workspace.js";
 import { checkReadOnlyCommand } from "./read-only-command.js";
 
@@ -20,9 +23,6 @@ export interface SettingsApprovalOptions {
   /** Absolute directories outside the workspace whose files always need approval to edit (e.g. `~/.bowline`). */
   protectedDirs?: readonly string[];
 }
-
-/** Top-level workspace folders whose files always need approval to edit. */
-const PROTECTED_DIRS = [".bowline", ".git"];
 
 /**
  * Decides one call under the approval settings, with the workspace's path checks and the built-in
@@ -53,7 +53,9 @@ export function decideToolApproval(
     paths,
     isInsideWorkspace: (requested) => isInside(workspace, requested),
     isProtectedPath: (requested) => isProtected(options, requested),
-    checkCommand: checkReadOnlyCommand,
+    // The shell analyser once loaded; the stricter word-based check before.
+    checkCommand: (command) =>
+      loadedShellParser() ? checkReadOnlyLine(command, workspace.root) : checkReadOnlyCommand(command),
   });
 }
 
@@ -72,6 +74,11 @@ function isInside(workspace: Workspace, requested: string): boolean {
   }
 }
 
+/**
+ * `.git`, `.bowline`, ignore and `.env` files in the workspace, and the extra protected
+ * directories. (Outside the workspace the edit settings decide here; the permission policy in
+ * ../safety/ always asks for those.)
+ */
 function isProtected(options: SettingsApprovalOptions, requested: string): boolean {
   const { workspace } = options;
   let abs: string;
@@ -80,12 +87,7 @@ function isProtected(options: SettingsApprovalOptions, requested: string): boole
   } catch {
     abs = path.resolve(workspace.root, requested);
   }
-  const inWorkspace = path.relative(workspace.root, abs).split(path.sep)[0];
-  if (inWorkspace !== undefined && PROTECTED_DIRS.includes(inWorkspace)) return true;
-  return (options.protectedDirs ?? []).some((dir) => isWithin(path.resolve(dir), abs));
-}
-
-function isWithin(dir: string, abs: string): boolean {
-  const rel = path.relative(dir, abs);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+  const context = createPathContext(workspace.root, options.protectedDirs);
+  const inProtectedDir = context.protectedDirs.some((dir) => isWithin(path.resolve(dir), abs));
+  return (inProtectedDir || isWithin(workspace.root, abs)) && protectedReason(context, abs) !== undefined;
 }

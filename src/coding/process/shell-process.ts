@@ -12,6 +12,11 @@ export interface ShellProcessOptions {
   maxOutputChars: number;
   /** Time between SIGTERM and SIGKILL when stopping. */
   killGraceMs: number;
+  /**
+   * A program that runs the shell for us, e.g. the sandbox: spawned as
+   * `<command> ...args <shell> -c <command line>`.
+   */
+  launcher?: { command: string; args: readonly string[] };
 }
 
 export interface ProcessExit {
@@ -133,7 +138,11 @@ export class ShellProcess {
 export async function startShellProcess(options: ShellProcessOptions): Promise<ShellProcess> {
   // Loaded on first use: most starts never run a command before their first model request.
   const { spawn } = await import("node:child_process");
-  const child = spawn(options.shell, ["-c", options.command], {
+  const shellArgs = [options.shell, "-c", options.command];
+  const [file, args] = options.launcher
+    ? [options.launcher.command, [...options.launcher.args, ...shellArgs]]
+    : [options.shell, shellArgs.slice(1)];
+  const child = spawn(file, args, {
     cwd: options.cwd,
     env: options.env,
     detached: true,

@@ -5,12 +5,27 @@ import type { BackgroundRegistry } from "../process/background-registry.js";
 import { findShell, runShellCommand, type ShellCommandResult } from "../process/run-shell-command.js";
 import { looksLikeServer } from "../process/server-output.js";
 import { renderKeptOutput } from "../process/terminal-text.js";
+import {
+  type CommandSandbox,
+  describeSandbox,
+  diagnoseSandboxFailure,
+  sandboxEnv,
+  sandboxFailureMessage,
+  sandboxLauncher,
+} from "../safety/sandbox.js";
 import type { Workspace } from "../workspace.js";
 import { oneLine } from "./summary.js";
 
-const describe = (defaultTimeout: number, maxTimeout: number, shell: string, background: boolean) =>
+const describe = (
+  defaultTimeout: number,
+  maxTimeout: number,
+  shell: string,
+  background: boolean,
+  sandbox: CommandSandbox | undefined,
+) =>
   [
     `Run a shell command (${shell}) in the workspace root; returns the exit code and output (stdout and stderr interleaved, long output keeps its beginning and end).`,
+    ...(sandbox ? [describeSandbox(sandbox)] : []),
     `It cannot read input (a command waiting for input is stopped): pass non-interactive flags such as --yes.`,
     `Stopped after ${defaultTimeout} s unless you give a timeout (at most ${maxTimeout}), e.g. for builds and test suites.`,
     background
@@ -53,7 +68,20 @@ const schema = z.object({
   ),
 });
 
-export type ExecuteCommandInput = z.infer<typeof schema>;
+/** Offered only when commands run in the sandbox. */
+const sandboxedSchema = z.extend(schema, {
+  unsandboxed: z.optional(
+    z
+      .boolean()
+      .check(
+        z.describe(
+          "true to run outside the sandbox (the user is asked first). Only after the command failed because of the sandbox, e.g. it needs the network or to write outside the workspace.",
+        ),
+      ),
+  ),
+});
+
+export type ExecuteCommandInput = z.infer<typeof sandboxedSchema>;
 
 export interface ExecuteCommandDetails {
   command: string;
@@ -71,6 +99,10 @@ export interface ExecuteCommandDetails {
   /** True when the middle of the output was left out. */
   truncated: boolean;
   durationMs: number;
+  /** The command ran in the OS sandbox. */
+  sandboxed?: boolean;
+  /** Why the command seems to have failed because of the sandbox. */
+  sandboxFailure?: string;
 }
 
 export interface ExecuteCommandOptions {
@@ -96,6 +128,12 @@ export interface ExecuteCommandOptions {
   shell?: string;
   /** Environment the command starts from. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Run commands in this OS sandbox (bubblewrap; see `detectSandbox`), without credentials in
+   * their environment. A call may ask to run outside it with `unsandboxed` (the approval policy
+   * asks the person first).
+   */
+  sandbox?: CommandSandbox;
 }
 
 /**
@@ -124,11 +162,11 @@ export function createExecuteCommandTool(
   const maxTimeout = options.maxTimeoutSeconds ?? 600;
   const defaultTimeout = Math.min(options.defaultTimeoutSeconds ?? 30, maxTimeout);
   const shell = options.shell ?? findShell();
-  const { registry } = options;
+  const { registry, sandbox } = options;
   return {
     name: "execute_command",
-    description: describe(defaultTimeout, maxTimeout, path.basename(shell), registry !== undefined),
-    inputSchema: schema,
+    description: describe(defaultTimeout, maxTimeout, path.basename(shell), registry !== undefined, sandbox),
+    inputSchema: sandbox ? sandboxedSchema : schema,
     mutates: true,
     category: "command",
     summarize: (input) =>
@@ -145,11 +183,14 @@ export function createExecuteCommandTool(
       if (input.background && !registry) return notRun("background commands are not available here.");
       const refusal = input.background ? registry?.refusal() : undefined;
       if (refusal) return notRun(refusal);
+      const confined = sandbox && !input.unsandboxed ? sandbox : undefined;
+      const env = { ...(options.env ?? process.env), ...NON_INTERACTIVE_ENV };
       const result = await runShellCommand({
         command: input.command,
         cwd: options.workspace.root,
         shell,
-        env: { ...(options.env ?? process.env), ...NON_INTERACTIVE_ENV },
+        env: confined ? sandboxEnv(env) : env,
+        ...(confined ? { launcher: sandboxLauncher(confined) } : {}),
         // A background start ends at detachAfterMs; the timeout must not stop it first.
         timeoutMs: input.background ? startMs + 60_000 : timeoutSeconds * 1000,
         signal: ctx.signal,
@@ -176,12 +217,19 @@ export function createExecuteCommandTool(
         timeoutSeconds,
         truncated: result.output.omitted > 0,
         durationMs: result.durationMs,
+        ...(confined ? { sandboxed: true } : {}),
       };
+      const output = renderKeptOutput(result.output);
+      const failedInSandbox = confined && !backgroundId && result.exitCode !== 0 && !result.aborted;
+      const sandboxFailure = failedInSandbox ? diagnoseSandboxFailure(confined, output) : undefined;
+      if (sandboxFailure) details.sandboxFailure = sandboxFailure;
       const requested = input.timeout !== undefined && input.timeout > maxTimeout;
       const capNote = requested ? ` (the ${input.timeout}s asked for is capped at ${maxTimeout}s)` : "";
       const background = backgroundId && { id: backgroundId, automatic: !input.background };
-      const content = `${outcome(result, timeoutSeconds, capNote, background || undefined)}\n${renderKeptOutput(result.output)}`;
-      const failed = result.timedOut || result.aborted || result.waitingForInput;
+      const note = sandboxFailure ? `\n${sandboxFailureMessage(sandboxFailure)}` : "";
+      const content = `${outcome(result, timeoutSeconds, capNote, background || undefined)}\n${output}${note}`;
+      const failed =
+        result.timedOut || result.aborted || result.waitingForInput || sandboxFailure !== undefined;
       return failed ? { content, details, isError: true } : { content, details };
     },
   };

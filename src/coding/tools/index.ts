@@ -3,6 +3,7 @@ import type { ToolHandler } from "../../agent/tool.js";
 import type { IgnoreRules } from "../ignore/index.js";
 import type { Skill } from "../instructions/skills.js";
 import type { BackgroundRegistry } from "../process/background-registry.js";
+import type { CommandSandbox } from "../safety/sandbox.js";
 import type { Workspace } from "../workspace.js";
 import { createActModeRespondTool } from "./act-mode-respond.js";
 import { createApplyPatchTool } from "./apply-patch.js";
@@ -35,6 +36,8 @@ export interface CodingToolsOptions {
   ignore?: IgnoreRules;
   /** The model takes images: read_file returns image files as images. */
   supportsImages?: boolean;
+  /** Commands run in this sandbox (bubblewrap) when set. */
+  sandbox?: CommandSandbox;
 }
 
 /** The built-in coding tools, in the order they are offered to the model. */
@@ -53,6 +56,7 @@ export function createCodingTools(options: CodingToolsOptions): ToolHandler[] {
       shell: userShell(),
       defaultTimeoutSeconds: options.commandTimeoutSeconds,
       registry: options.registry,
+      sandbox: options.sandbox,
     }),
     ...(options.registry ? [createCommandOutputTool({ registry: options.registry })] : []),
     createWebFetchTool(),

@@ -102,6 +102,7 @@ Other:
   --resume [id]                continue a stored task (without an id: pick one from a list)
   --fork <id> [--at <entry>]   a new task from a stored one's conversation (up to an entry)
   bowline history              this workspace's tasks (--all, --json; delete ID; export ID)
+  bowline permissions          explain "<command line>" [--json] | trust | distrust
   bowline mcp                  list | add | remove | enable | disable | trust | test MCP servers
                                (~/.bowline/mcp.json and the project's .bowline/mcp.json)
   bowline checkpoints          list [--task ID] [--json] | diff A [B] [--json] |

@@ -22,6 +22,13 @@ async function main(argv: string[]): Promise<number> {
       process.env,
     );
   }
+  if (argv[0] === "permissions") {
+    return loadBundle<typeof import("./run.js")>("run").runPermissionsCommand(
+      argv.slice(1),
+      process.cwd(),
+      process.env,
+    );
+  }
   if (argv[0] === "mcp") {
     return loadBundle<typeof import("./run.js")>("run").runMcpCommand(
       argv.slice(1),

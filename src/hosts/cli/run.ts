@@ -21,6 +21,7 @@ import { type ModelTraffic, recordTraffic, replayTraffic } from "./traffic.js";
 
 export { runHistoryCommand } from "./history.js";
 export { runMcpCommand } from "./mcp.js";
+export { runPermissionsCommand } from "./permissions.js";
 
 /** `bowline checkpoints ...`, with the conversation side of `restore --mode task|both`. */
 export function runCheckpoints(argv: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {

@@ -105,7 +105,11 @@ describe("loadApprovalSettings", () => {
       user: path.join(dir, "home", "approvals.json"),
       project: path.join(dir, "ws", ".bowline", "approvals.json"),
     });
-    expect((await loadApprovalSettings(files)).settings).toEqual(DEFAULT_APPROVAL_SETTINGS);
+    // The coding defaults: read-only command lines run without asking.
+    expect((await loadApprovalSettings(files)).settings).toEqual({
+      ...DEFAULT_APPROVAL_SETTINGS,
+      safeCommands: true,
+    });
     await fs.mkdir(path.dirname(files.user), { recursive: true });
     await fs.mkdir(path.dirname(files.project), { recursive: true });
     await fs.writeFile(files.user, JSON.stringify({ editInsideWorkspace: true, browser: true }));

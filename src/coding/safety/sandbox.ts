@@ -1,0 +1,191 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/** How commands are confined when the sandbox is on. */
+export interface CommandSandbox {
+  /** workspace-write: the workspace and temp directories are writable; read-only: only temp. */
+  mode: "workspace-write" | "read-only";
+  /** The network is reachable (otherwise only a private loopback exists). */
+  network: boolean;
+  workspaceRoot: string;
+  /** More writable directories (absolute or `~/`). */
+  writable?: readonly string[];
+  /** More paths hidden from commands besides the usual credential stores (e.g. `~/.bowline`). */
+  hidden?: readonly string[];
+  /** The home directory whose credential stores are hidden. Default: the user's. */
+  home?: string;
+  /** The bwrap binary. Default: `bwrap` from PATH. */
+  bwrapPath?: string;
+}
+
+export type SandboxAvailability =
+  | { available: true; bwrapPath: string }
+  | { available: false; reason: string };
+
+/** Credential stores under the home directory that commands never see. */
+const HIDDEN_IN_HOME = [
+  ".ssh",
+  ".aws",
+  ".gnupg",
+  ".config/gcloud",
+  ".azure",
+  ".kube",
+  ".docker/config.json",
+  ".config/gh",
+  ".netrc",
+  ".git-credentials",
+  ".npmrc",
+  ".pypirc",
+  ".password-store",
+  ".local/share/keyrings",
+  ".vault-token",
+];
+
+/** Protected workspace paths that stay read-only inside the sandbox (hooks would run outside it). */
+const READ_ONLY_IN_WORKSPACE = [".git/hooks", ".git/config", ".bowline"];
+
+let probe: Promise<SandboxAvailability> | undefined;
+
+/**
+ * Whether bubblewrap can confine commands here: runs a trivial sandboxed `true` once per process
+ * (cached). Never rejects.
+ */
+export function detectSandbox(): Promise<SandboxAvailability> {
+  probe ??= probeBwrap();
+  return probe;
+}
+
+async function probeBwrap(): Promise<SandboxAvailability> {
+  if (process.platform !== "linux") {
+    return { available: false, reason: `there is no OS sandbox for ${process.platform} yet` };
+  }
+  const bwrapPath = findProgram("bwrap");
+  if (!bwrapPath) return { available: false, reason: "bubblewrap (bwrap) is not installed" };
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--", "true"];
+  return new Promise((resolve) => {
+    execFile(bwrapPath, args, { timeout: 5000 }, (error, _stdout, stderr) => {
+      if (!error) resolve({ available: true, bwrapPath });
+      else resolve({ available: false, reason: `bwrap cannot run here (${stderr.trim() || error.message})` });
+    });
+  });
+}
+
+function findProgram(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // Not here.
+    }
+  }
+  return undefined;
+}
+
+/** The program and arguments that run `<shell> -c <command>` inside the sandbox. */
+export function sandboxLauncher(sandbox: CommandSandbox): { command: string; args: string[] } {
+  const home = sandbox.home ?? os.homedir();
+  const args = [
+    "--die-with-parent",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+  ];
+  if (!sandbox.network) args.push("--unshare-net");
+  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
+  for (const dir of new Set(["/tmp", "/var/tmp", os.tmpdir()]))
+    if (isDirectory(dir)) args.push("--bind", dir, dir);
+  const root = sandbox.workspaceRoot;
+  if (sandbox.mode === "workspace-write") {
+    args.push("--bind", root, root);
+    for (const entry of READ_ONLY_IN_WORKSPACE) {
+      const abs = path.join(root, entry);
+      if (fs.existsSync(abs)) args.push("--ro-bind", abs, abs);
+    }
+  } else {
+    // The workspace may lie inside a temp directory bound writable above.
+    args.push("--ro-bind", root, root);
+  }
+  for (const dir of sandbox.writable ?? []) {
+    const abs = dir.startsWith("~/") ? path.join(home, dir.slice(2)) : path.resolve(dir);
+    if (isDirectory(abs)) args.push("--bind", abs, abs);
+  }
+  const hidden = [...HIDDEN_IN_HOME.map((entry) => path.join(home, entry)), ...(sandbox.hidden ?? [])];
+  for (const abs of hidden) {
+    if (isDirectory(abs)) args.push("--tmpfs", abs);
+    else if (fs.existsSync(abs)) args.push("--ro-bind", "/dev/null", abs);
+  }
+  args.push("--chdir", root, "--");
+  return { command: sandbox.bwrapPath ?? findProgram("bwrap") ?? "bwrap", args };
+}
+
+function isDirectory(abs: string): boolean {
+  try {
+    return fs.statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Environment variables that hold credentials; commands in the sandbox do not get them. */
+const SECRET_VARIABLE =
+  /(_API_KEY|_APIKEY|_SECRET|_SECRET_KEY|_TOKEN|_PASSWORD|_ACCESS_KEY|_CREDENTIALS|_PAT)$/i;
+
+/** `env` without credentials, for a sandboxed command. */
+export function sandboxEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !SECRET_VARIABLE.test(name)));
+}
+
+const FAILURE_SIGNS: Array<[RegExp, (sandbox: CommandSandbox) => string]> = [
+  [/^bwrap: .*/m, () => "the sandbox itself could not start the command"],
+  [
+    /Read-only file system|EROFS/,
+    (sandbox) =>
+      sandbox.mode === "read-only"
+        ? "it tried to write a file, and the sandbox is read-only (only temp directories are writable)"
+        : "it tried to write outside the workspace and temp directories, which the sandbox makes read-only",
+  ],
+  [
+    /Network is unreachable|ENETUNREACH|Could not resolve host|EAI_AGAIN|ENOTFOUND|Temporary failure in name resolution|Name or service not known|getaddrinfo|Connection refused|ECONNREFUSED/i,
+    (sandbox) =>
+      sandbox.network
+        ? ""
+        : "it needs the network, which the sandbox turns off (only a private loopback exists)",
+  ],
+];
+
+/**
+ * Why a failed sandboxed command probably failed because of the sandbox, from its output; or
+ * undefined when nothing points at the sandbox.
+ */
+export function diagnoseSandboxFailure(sandbox: CommandSandbox, output: string): string | undefined {
+  for (const [pattern, explain] of FAILURE_SIGNS) {
+    if (pattern.test(output)) {
+      const why = explain(sandbox);
+      if (why) return why;
+    }
+  }
+  const home = sandbox.home ?? os.homedir();
+  const hidden = HIDDEN_IN_HOME.find(
+    (entry) => output.includes(path.join(home, entry)) || output.includes(`~/${entry}`),
+  );
+  return hidden ? `it tried to use ~/${hidden}, which the sandbox hides` : undefined;
+}
+
+/** How commands run, for the model (part of execute_command's description). */
+export function describeSandbox(sandbox: CommandSandbox): string {
+  const writable =
+    sandbox.mode === "workspace-write" ? "the workspace and temp directories" : "only temp directories";
+  const network = sandbox.network ? "" : ", without network access";
+  return `Commands run in a sandbox: ${writable} are writable, the rest is read-only${network}; credentials (~/.ssh, ~/.aws, API keys in the environment) are hidden.`;
+}
+
+/** Appended to the result of a command the sandbox seems to have stopped. */
+export function sandboxFailureMessage(why: string): string {
+  return `[Sandbox] This looks like a failure caused by the sandbox: ${why}. If the command must run outside the sandbox, call execute_command again with unsandboxed: true; the user will be asked to approve it.`;
+}
