@@ -106,7 +106,7 @@ export function checkpointEntry(
     (m) =>
       m.type === "say" && m.payload.say === "checkpoint" && m.payload.checkpointId.startsWith(checkpointId),
   );
-  if (!mark || mark.type !== "say" || mark.payload.say !== "checkpoint") {
+  if (mark?.type !== "say" || mark.payload.say !== "checkpoint") {
     throw new Error(`The task has no checkpoint ${checkpointId}.`);
   }
   const at = mark.payload.entryId === undefined ? 0 : entryIds.indexOf(mark.payload.entryId) + 1;

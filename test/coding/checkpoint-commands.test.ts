@@ -26,7 +26,11 @@ describe("checkpoint commands", () => {
     const waiters: Array<(e: Event) => boolean> = [];
     const next = (type: string) =>
       new Promise<any>((resolve) => {
-        waiters.push((e) => (e.type === type ? (resolve(e), true) : false));
+        waiters.push((e) => {
+          if (e.type !== type) return false;
+          resolve(e);
+          return true;
+        });
       });
     const session = await createTaskSession({
       cwd: repo,

@@ -77,7 +77,10 @@ describe.each<Format>(["anthropic", "openai"])("a real task end to end over %s",
     const added = events.filter((e) => e.type === "ui_message_added").map((e) => e.message.payload);
     // --yes says loudly that nothing will be asked, then the task starts.
     expect(added[0]).toMatchObject({ say: "notice", text: expect.stringContaining("YOLO") });
-    expect(added.find((p) => p.say === "task")).toEqual({ say: "task", text: "Fix the failing average test." });
+    expect(added.find((p) => p.say === "task")).toEqual({
+      say: "task",
+      text: "Fix the failing average test.",
+    });
     const toolsDone = events
       .filter(
         (e) =>
