@@ -59,10 +59,13 @@ export function programFacts(words: ShellWord[]): ProgramFacts {
 
 const INTERPRETERS = new Set(["node", "nodejs", "bun", "ruby", "php", "lua", "Rscript"]);
 const QUERIES = /^(-v|-V|--version|-h|--help)$/;
+/** Modes in which an interpreter runs files it finds itself (tests), not code from its input. */
+const FILE_MODES = /^(--test|--run)(=.*)?$/;
 
 /** An interpreter given no program file (or `-`) runs the code it reads from standard input. */
 function interpreter(args: ShellWord[], name: string, facts: ProgramFacts): ProgramFacts {
   if (facts.opaque || args.some((word) => word.text === "-m" || QUERIES.test(word.text))) return facts;
+  if (name === "node" && args.some((word) => FILE_MODES.test(word.text))) return facts;
   const operand = args.find((word) => word.dynamic || !word.text.startsWith("-") || word.text === "-");
   if (operand && operand.text !== "-") return facts;
   return { opaque: { reason: `${name} runs the code it reads from its input`, at: Infinity } };
