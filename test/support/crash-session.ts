@@ -8,18 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type CliRun, makeWorkspace, runCli } from "./cli.js";
 import { type RecordedRequest, type ScriptedTurn, startFakeModelServer } from "./fake-model-server.js";
-
-/** A small deterministic generator (mulberry32). */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "./seeded-random.js";
 
 /** The model's next step: one more than the steps already called in the conversation. */
 function scriptFor(steps: number) {
@@ -72,7 +61,7 @@ export async function runCrashSession(options: {
   kills: number;
   seed: number;
 }): Promise<CrashRunResult> {
-  const random = seeded(options.seed);
+  const random = seededRandom(options.seed);
   const server = await startFakeModelServer({ script: scriptFor(options.steps), chunkSize: 4 });
   const { repo, home } = makeWorkspace();
   const env = { ANTHROPIC_API_KEY: "sk-ant-crash", BOWLINE_HOME: home };

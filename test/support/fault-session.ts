@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { createNonInteractivePolicy } from "../../src/coding/approval-rules.js";
 import { createTaskSession } from "../../src/coding/controller.js";
 import { type ScriptedTurn, startFakeModelServer } from "./fake-model-server.js";
+import { seededRandom } from "./seeded-random.js";
 
 const FAULTS: Array<NonNullable<ScriptedTurn["fault"]>> = [
   { kind: "http", status: 500 },
@@ -21,18 +22,6 @@ const FAULTS: Array<NonNullable<ScriptedTurn["fault"]>> = [
   { kind: "truncate", afterChunks: 6 },
   { kind: "stall", afterChunks: 4 },
 ];
-
-/** A small deterministic generator (mulberry32), so a run can be repeated exactly. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function turnFor(index: number, turns: number): ScriptedTurn {
   if (index >= turns - 1) {
@@ -71,7 +60,7 @@ async function runSession(turns: number, faultRate: number, seed: number): Promi
   const home = join(root, "home");
   mkdirSync(repo);
   writeFileSync(join(repo, "README.md"), "A repository for the fault-survival session.\n");
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   let turn = 0;
   let faultsInjected = 0;
   const server = await startFakeModelServer({
