@@ -1,9 +1,11 @@
 // Builds the CLI into dist/, all CommonJS (it starts faster than ESM on Node 20): a tiny entry
 // (dist/cli.js) that parses arguments and answers --version/--help itself, and one bundle per
-// command (dist/run.cjs, dist/demo.cjs) and per model adapter, loaded with a V8 code cache
+// command (dist/run.cjs, dist/demo.cjs), the interactive TUI (dist/tui.cjs) and per model adapter,
+// loaded with a V8 code cache
 // (src/hosts/cli/load-bundle.ts).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
+import { inkCommonJs } from "./ink-cjs.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
@@ -71,6 +73,16 @@ const adaptersExternal = {
   },
 };
 
+/** The interactive TUI (Ink, React) is a bundle of its own: runs without a terminal never load it. */
+const tuiExternal = {
+  name: "tui-external",
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\.\/tui\/index\.js$/ }, (args) =>
+      args.importer.endsWith("run.ts") ? { path: "./tui.cjs", external: true } : undefined,
+    );
+  },
+};
+
 await build({
   ...common,
   entryPoints: {
@@ -80,12 +92,25 @@ await build({
       Object.entries(adapters).map(([source, bundle]) => [bundle, `src/llm/${source.slice(2, -3)}.ts`]),
     ),
   },
-  plugins: [adaptersExternal],
+  plugins: [adaptersExternal, tuiExternal],
   // import() becomes require(), so bundles load through the code-cached CommonJS path.
   supported: { "dynamic-import": false },
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
   format: "cjs",
   define: moduleUrlShim.define,
+  banner: { js: moduleUrlShim.banner },
+});
+
+await build({
+  ...common,
+  entryPoints: { tui: "src/hosts/tui/index.ts" },
+  plugins: [inkCommonJs],
+  supported: { "dynamic-import": false },
+  outdir: "dist",
+  outExtension: { ".js": ".cjs" },
+  format: "cjs",
+  // React's production build: smaller, and no development checks at every render.
+  define: { ...moduleUrlShim.define, "process.env.NODE_ENV": '"production"' },
   banner: { js: moduleUrlShim.banner },
 });

@@ -1,0 +1,166 @@
+import type { Command, Event } from "../../protocol/index.js";
+import { type ApprovalRule, formatRule, rememberText, ruleMatches, suggestRule } from "./remember.js";
+import { BUILTIN_COMMANDS, runSlashCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
+import type { StyledLine, TuiStore } from "./store.js";
+
+/** What the TUI needs of a task session: the protocol's commands, and starting the task. */
+export interface TuiSession {
+  dispatch(command: Command): void;
+  /** Starts the task with its first message (or continues a stored one with ""). */
+  run(text: string): Promise<unknown>;
+}
+
+export interface TuiControllerOptions {
+  session: TuiSession;
+  store: TuiStore;
+  cwd: string;
+  contextWindow?: number;
+  /** Extra slash commands; one with a built-in's name replaces it. */
+  commands?: readonly SlashCommand[];
+  clearScreen(): void;
+  exit(): void;
+}
+
+/**
+ * What the person's actions do, in protocol terms. Messages typed while the agent works are
+ * queued and sent when the task stops (or answer the question it asks); "approve always"
+ * is remembered here for the session and asks the core to remember it too.
+ */
+export function createTuiController(options: TuiControllerOptions) {
+  const { session, store } = options;
+  let started = false;
+  /** True from sending a message until the task stops: the core takes one message at a time. */
+  let busy = false;
+  const rules: ApprovalRule[] = [];
+  const commands = mergeCommands(options.commands ?? []);
+
+  const dispatch = (command: Command) => session.dispatch(command);
+
+  const start = (text: string) => {
+    started = true;
+    busy = true;
+    session.run(text).catch((error: unknown) => {
+      busy = false;
+      store.note(`The task stopped: ${error instanceof Error ? error.message : String(error)}`, "error");
+    });
+  };
+
+  /** A message from the person: starts the task, answers its question, is queued, or is sent. */
+  const send = (text: string) => {
+    const ask = store.get().ask;
+    if (ask && ask.payload.ask !== "tool_approval" && ask.payload.ask !== "limit_reached") {
+      store.closeAsk();
+      return dispatch({ type: "answer", askId: ask.id, response: "message", text });
+    }
+    if (!started) return start(text);
+    if (busy) return store.setQueued([...store.get().queued, text]);
+    busy = true;
+    dispatch({ type: "send_message", text });
+  };
+
+  const context: SlashContext = {
+    cwd: options.cwd,
+    contextWindow: options.contextWindow,
+    commands,
+    state: store.get,
+    dispatch,
+    send,
+    print: store.note,
+    detail: store.detail,
+    rules: () => rules.map(formatRule),
+    clear: options.clearScreen,
+    exit: options.exit,
+  };
+
+  const flushQueue = () => {
+    const queued = store.get().queued;
+    if (queued.length === 0) return;
+    store.setQueued([]);
+    send(queued.join("\n\n"));
+  };
+
+  return {
+    commands,
+    /** Enter in the input box. */
+    submit(text: string) {
+      if (!text.trim()) return;
+      if (!runSlashCommand(text, commands, context)) send(text);
+    },
+    /** Answers the open tool approval: once, or always for the rule it suggests. */
+    approve(always: boolean) {
+      const ask = store.get().ask;
+      if (ask?.payload.ask !== "tool_approval" && ask?.payload.ask !== "limit_reached") return;
+      store.closeAsk();
+      if (!always || ask.payload.ask !== "tool_approval")
+        return dispatch({ type: "answer", askId: ask.id, response: "approve" });
+      const rule = suggestRule(ask.payload.tool, ask.payload.input);
+      rules.push(rule);
+      dispatch({ type: "answer", askId: ask.id, response: "approve", text: rememberText(rule) });
+    },
+    deny(feedback?: string) {
+      const ask = store.get().ask;
+      if (!ask) return;
+      store.closeAsk();
+      dispatch({ type: "answer", askId: ask.id, response: "deny", ...(feedback ? { text: feedback } : {}) });
+    },
+    /** Esc: stops the current step; the person says what next. */
+    interrupt() {
+      if (!busy) return;
+      dispatch({ type: "abort" });
+      store.note("Stopped. Say what to do next.", "warning");
+    },
+    toggleMode() {
+      dispatch({ type: "set_mode", mode: store.get().mode === "plan" ? "act" : "plan" });
+    },
+    /** Picks option `n` (1-based) of the last plan response. */
+    pickOption(n: number): boolean {
+      const option = store.get().planOptions?.[n - 1];
+      if (option === undefined || busy) return false;
+      send(option);
+      return true;
+    },
+    showLastTool() {
+      const tool = store.get().lastTool;
+      if (!tool) return store.note("No tool has run yet.");
+      const lines = (tool.output ?? "(no output)")
+        .split("\n")
+        .map((text): StyledLine => ({ kind: "plain", text }));
+      store.detail(tool.summary, lines);
+    },
+    /** Sees every event after the store: opens the task, auto-approves, delivers the queue. */
+    onEvent(event: Event) {
+      if (event.type === "ask" && event.message.type === "ask") {
+        const payload = event.message.payload;
+        if (payload.ask === "tool_approval") {
+          const rule = rules.find((r) => ruleMatches(r, payload.tool, payload.input));
+          if (rule) {
+            store.closeAsk();
+            store.note(`Approved by your rule ${formatRule(rule)}: ${payload.summary}`);
+            dispatch({ type: "answer", askId: event.message.id, response: "approve" });
+          }
+        } else if (payload.ask === "followup" || payload.ask === "mistake_limit") flushQueue();
+      }
+      if (event.type === "state") {
+        if (event.status !== "idle") started = true;
+        if (["completed", "failed", "aborted"].includes(event.status)) {
+          busy = false;
+          flushQueue();
+        } else if (event.status === "running") busy = true;
+      }
+    },
+    /** Starts the task at once (a task given on the command line, or a resumed one). */
+    start,
+    /** The person leaves: a running task is stopped (what it did is already journaled). */
+    shutdown() {
+      if (busy) dispatch({ type: "abort" });
+      busy = false;
+    },
+  };
+}
+
+export type TuiController = ReturnType<typeof createTuiController>;
+
+function mergeCommands(extra: readonly SlashCommand[]): SlashCommand[] {
+  const names = new Set(extra.map((c) => c.name));
+  return [...BUILTIN_COMMANDS.filter((c) => !names.has(c.name)), ...extra];
+}

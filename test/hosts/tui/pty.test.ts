@@ -1,0 +1,93 @@
+/**
+ * The TUI in a real pseudo-terminal, against a real task session and the fake model server:
+ * the person types the task, approves a change shown as a diff, and leaves with Ctrl-C twice.
+ * The screen is read through a headless xterm, 80 columns wide.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeWorkspace } from "../../support/cli.js";
+import { type FakeModelServer, startFakeModelServer } from "../../support/fake-model-server.js";
+import { bundleEntry, runInPty } from "./pty.js";
+
+let entry: string;
+const servers: FakeModelServer[] = [];
+
+beforeAll(async () => {
+  entry = await bundleEntry(join(import.meta.dirname, "pty-entry.ts"));
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+});
+
+async function start(
+  script: Parameters<typeof startFakeModelServer>[0]["script"],
+  env: Record<string, string> = {},
+) {
+  const server = await startFakeModelServer({ script, chunkSize: 6 });
+  servers.push(server);
+  const { repo, home } = makeWorkspace();
+  const run = runInPty(entry, {
+    cwd: repo,
+    env: {
+      ANTHROPIC_API_KEY: "sk-ant-test-pty",
+      BOWLINE_HOME: home,
+      BOWLINE_TUI_BASE_URL: server.url,
+      ...env,
+    },
+  });
+  return { server, repo, run };
+}
+
+describe("the TUI in a terminal", () => {
+  it("runs a task with an approval: diff shown, approved, result, exit", async () => {
+    const { repo, run, server } = await start([
+      {
+        text: "I will add a note about the **calculator**.",
+        toolCalls: [{ name: "replace_in_file", input: { path: "README.md", diff: README_EDIT } }],
+        usage: { inputTokens: 1200, outputTokens: 40, cacheReadTokens: 3000 },
+      },
+      { toolCalls: [{ name: "attempt_completion", input: { result: "Added a note to README.md." } }] },
+    ]);
+    writeFileSync(join(repo, "README.md"), "# Calculator\n\nAdds numbers.\n");
+    await run.waitFor("What should Bowline do?");
+    run.press("Add a note to the README");
+    await run.waitFor("Add a note to the README");
+    run.press("\r");
+    const approval = await run.waitFor("[y] approve once");
+    expect(approval).toContain("Allow this change?  replace_in_file README.md");
+    expect(approval).toContain("-Adds numbers.");
+    expect(approval).toContain("+Adds numbers, and subtracts them.");
+    expect(approval).toContain("I will add a note about the calculator.");
+    expect(approval).toMatch(/ACT .*ctx/);
+    capture("approval", approval);
+    run.press("y");
+    const done = await run.waitFor("done · type to go on");
+    expect(done).toContain("✓ replace_in_file README.md");
+    expect(done).toContain("Added a note to README.md.");
+    expect(readFileSync(join(repo, "README.md"), "utf8")).toContain("Adds numbers, and subtracts them.");
+    expect(server.requests).toHaveLength(2);
+    capture("done", done);
+    run.press("\x03");
+    await run.waitFor("Press Ctrl-C again to exit");
+    run.press("\x03");
+    expect(await run.exited).toBe(0);
+    // Nothing is redrawn from the top: the terminal is never cleared.
+    expect(run.output()).not.toContain("\x1b[2J");
+  });
+});
+
+/** With BOWLINE_TUI_CAPTURES=<dir>, screens are saved there (the README's screenshots). */
+function capture(name: string, screen: string): void {
+  const dir = process.env.BOWLINE_TUI_CAPTURES;
+  if (dir) writeFileSync(join(dir, `${name}.txt`), `${screen.replace(/\s+$/, "")}\n`);
+}
+
+const README_EDIT = [
+  "------- SEARCH",
+  "Adds numbers.",
+  "=======",
+  "Adds numbers, and subtracts them.",
+  "+++++++ REPLACE",
+].join("\n");
