@@ -1,7 +1,6 @@
 import type {
   ContentBlock,
   LlmMessage,
-  LlmRequest,
   LlmToolDefinition,
   LlmUsage,
   ModelClient,
@@ -11,21 +10,19 @@ import type {
 } from "../llm/types.js";
 import type { Ask, ErrorCode, Event, TaskStatus } from "../protocol/index.js";
 import type { ApprovalAnswer, ApprovalPolicy } from "./approval.js";
-import { type ContextManager, createContextManager } from "./context/index.js";
 import { createFocusChain } from "./focus-chain.js";
-import { DEFAULT_STREAM_IDLE_TIMEOUT_MS, withIdleTimeout } from "./idle-timeout.js";
 import type { SessionJournal } from "./journal.js";
 import { extendedLimits, limitReached, type TaskLimits } from "./limits.js";
 import { checkpointEntry, createMessageStore, type StoredSession } from "./message-store.js";
 import type { Coordinator } from "./pipeline/coordinator.js";
 import type { HookRunner } from "./pipeline/hooks.js";
 import { createLoopDetector } from "./pipeline/loop-detection.js";
-import { DEFAULT_RETRY, type RetryPolicy, retryCountdown, retryDelayMs } from "./retry.js";
-import { type AssistantReply, streamReply } from "./stream-reply.js";
+import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
 import { runPromptHooks } from "./task-hooks.js";
 import * as prompts from "./task-prompts.js";
+import { createRequester } from "./task-requests.js";
 import { runReplyToolCalls } from "./task-tool-calls.js";
-import { addUsage, linkedSignal, type PricedUsage, withCost, ZERO_USAGE } from "./task-util.js";
+import { type PricedUsage, ZERO_USAGE } from "./task-util.js";
 import type { ToolHandler } from "./tool.js";
 import { toLlmToolDefinitions } from "./tool-definitions.js";
 import { createToolExecutor, type ToolCallRequest } from "./tool-executor.js";
@@ -93,9 +90,6 @@ export interface TaskOptions {
 }
 
 export type TaskMode = "plan" | "act";
-
-/** What the context manager assumes of a model the catalogue does not know. */
-const DEFAULT_MODEL_WINDOW = { contextWindow: 128_000, maxOutputTokens: 8192 };
 
 export type TaskOutcome =
   | { status: "completed"; result: string }
@@ -225,140 +219,19 @@ export function createTask(options: TaskOptions) {
     askUser,
   });
 
-  /** The estimate of the last request the context manager prepared. */
-  let preparedTokens = 0;
-  /**
-   * The model's view of its context use, once it is past half the usable window (below that it
-   * is not worth the tokens).
-   */
-  const contextMeter = (): ContentBlock[] => {
-    const manager = contextManager();
-    if (preparedTokens < manager.window.usable / 2) return [];
-    return [{ type: "text", text: manager.meter(preparedTokens) }];
-  };
-
-  /** The usage reported for the last request built by the context manager (not summaries). */
-  let lastUsage: LlmUsage | undefined;
-  const managers = new Map<ModelClient, ContextManager>();
-  /** The context manager of the model in use (plan mode may use another model). */
-  const contextManager = (): ContextManager => {
-    const model = currentModel();
-    let manager = managers.get(model);
-    if (!manager) {
-      const info = model === options.planModel ? options.planModelInfo : options.modelInfo;
-      manager = createContextManager({
-        info: info ?? DEFAULT_MODEL_WINDOW,
-        ...(options.contextThreshold !== undefined ? { threshold: options.contextThreshold } : {}),
-        summarize,
-      });
-      managers.set(model, manager);
-    }
-    return manager;
-  };
-
-  const offeredTools = () => (toolOffer.protocol === "native" ? withCondense(toolOffer.definitions()) : []);
-
-  /**
-   * The next request: the history as the context manager prepares it (duplicate reads replaced,
-   * compacted before it would pass the threshold; `overflowed` after the provider refused the
-   * last one as too long). A compaction replaces the stored history and is shown as a notice.
-   */
-  async function nextRequest(overflowed: boolean): Promise<LlmRequest> {
-    const tools = offeredTools();
-    const prepared = await contextManager().prepare(history, {
-      system: options.systemPrompt,
-      tools,
-      lastUsage,
-      overflowed,
-    });
-    preparedTokens = prepared.tokens;
-    if (prepared.compacted) {
-      const { kind, removed, summary } = prepared.compacted;
-      store.replace(prepared.history);
-      ui.say({
-        say: "notice",
-        text:
-          kind === "summary"
-            ? `Context compacted: ${removed} older messages were summarised.${summary ? `\n${summary}` : ""}`
-            : `Context compacted: ${removed} older messages were removed to fit the context window.`,
-      });
-    }
-    return { system: options.systemPrompt, messages: prepared.history, tools };
-  }
-
-  /** The summary request of a compaction, sent like any request; its text, or undefined. */
-  async function summarize(request: LlmRequest): Promise<string | undefined> {
-    const reply = await requestWithRetries(async () => request, false);
-    // The summary is shown once, in the compaction notice.
-    for (const id of reply.uiMessageIds) ui.discard(id);
-    if (controller.signal.aborted) throw new Error("aborted");
-    if (reply.error) return undefined;
-    const text = reply.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
-    return text.trim() || undefined;
-  }
-
-  async function requestReply(): Promise<AssistantReply> {
-    const reply = await requestWithRetries(nextRequest, true);
-    lastUsage = reply.usage;
-    return reply;
-  }
-
-  /**
-   * Sends the request `build` makes (once per attempt), retrying what can be retried with
-   * back-off and a countdown. A context overflow is retried once with `build(true)`.
-   */
-  async function requestWithRetries(
-    build: (overflowed: boolean) => Promise<LlmRequest>,
-    parseXml: boolean,
-  ): Promise<AssistantReply> {
-    let overflowed = false;
-    for (let attempt = 0; ; attempt++) {
-      const reply = await requestOnce(await build(overflowed), parseXml);
-      const error = reply.error;
-      if (!error || controller.signal.aborted) return reply;
-      if (error.kind === "context_overflow" && !overflowed) {
-        // One retry with a compacted history; a second overflow is reported.
-        overflowed = true;
-        for (const id of reply.uiMessageIds) ui.discard(id);
-        attempt--;
-        continue;
-      }
-      const delay =
-        error.retryable && attempt < retry.attempts
-          ? retryDelayMs(retry, attempt, error.retryAfterMs)
-          : undefined;
-      if (delay === undefined) return reply;
-      // The partial reply is dropped from the history; hide what it showed, too.
-      for (const id of reply.uiMessageIds) ui.discard(id);
-      await retryCountdown(
-        ui,
-        { attempt: attempt + 1, attempts: retry.attempts, message: error.message, status: error.status },
-        delay,
-        controller.signal,
-      );
-    }
-  }
-
-  const currentModel = () => (mode === "plan" && options.planModel ? options.planModel : options.model);
-
-  /** One model request, streamed; its usage (and cost) is added to the task's. */
-  async function requestOnce(body: LlmRequest, parseXml: boolean): Promise<AssistantReply> {
-    const started = Date.now();
-    const row = ui.say({ say: "api_request", index: turns }, true);
-    const request = linkedSignal(controller.signal);
-    const events = currentModel().stream(body, request.signal);
-    const reply = await streamReply(
-      withIdleTimeout(events, options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS, request.abort),
-      ui,
-      parseXml ? xmlReplyOptions() : undefined,
-    );
-    request.unlink();
-    const prices = mode === "plan" && options.planModel ? options.planPrices : options.prices;
-    const turnUsage = reply.usage ? withCost(reply.usage, prices) : undefined;
-    if (turnUsage) addUsage(usage, turnUsage);
-    ui.update(row, { say: "api_request", index: turns, usage: turnUsage, durationMs: Date.now() - started });
-    return reply;
-  }
+  const requester = createRequester({
+    options,
+    store,
+    ui,
+    usage,
+    retry,
+    signal: () => controller.signal,
+    mode: () => mode,
+    turns: () => turns,
+    offeredTools: () => (toolOffer.protocol === "native" ? withCondense(toolOffer.definitions()) : []),
+    xmlReplyOptions: () => xmlReplyOptions(),
+  });
+  const { requestReply, contextMeter, currentModel } = requester;
 
   function offersNoTools(): boolean {
     return toolOffer.protocol === "native"
