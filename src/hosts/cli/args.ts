@@ -43,6 +43,8 @@ export interface CliArgs {
   budgetUsd?: number;
   /** `bowline models --check`: probe each configured provider. */
   check: boolean;
+  /** Interactive runs on a terminal use the line-mode host instead of the terminal UI. */
+  noTui: boolean;
 }
 
 export class UsageError extends Error {
@@ -54,7 +56,9 @@ export const HELP = `Bowline: an autonomous coding agent.
 Usage:
   bowline -p "task"            run a task to completion and print the result (print mode)
   echo "task" | bowline -p     the same, reading the task from stdin
-  bowline "task"               run a task, showing progress and asking before changes
+  bowline ["task"]             the interactive terminal UI: the task (or type it), progress,
+                               approvals with diffs, slash commands (/help); line mode when
+                               stdin or stdout is not a terminal, or with --no-tui
   bowline demo                 watch a scripted session fix a bug (no API key needed)
   bowline models [--check]     list the providers, which are configured, and the model selected;
                                --check asks each configured provider whether it answers (local
@@ -182,6 +186,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliArgs {
     compact: values.compact ?? false,
     focusChain: values["focus-chain"] ?? false,
     check: values.check ?? false,
+    noTui: values["no-tui"] ?? false,
     record: values.record,
     replay: values.replay,
     maxRetries,
@@ -239,6 +244,7 @@ function parse(argv: readonly string[]) {
       compact: { type: "boolean" },
       "focus-chain": { type: "boolean" },
       check: { type: "boolean" },
+      "no-tui": { type: "boolean" },
       record: { type: "string" },
       replay: { type: "string" },
       "max-retries": { type: "string" },

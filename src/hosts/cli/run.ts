@@ -11,6 +11,7 @@ import { bowlineHome } from "../../coding/session/paths.js";
 import { createTaskRewinder } from "../../coding/session/rewind.js";
 import { SessionLoadError } from "../../coding/session/session-error.js";
 import { resolveModels } from "../../coding/settings/index.js";
+import { lookupModel } from "../../llm/catalogue.js";
 import type { ModelClient } from "../../llm/types.js";
 import type { Event } from "../../protocol/index.js";
 import type { CliArgs } from "./args.js";
@@ -29,7 +30,10 @@ export function runCheckpoints(argv: string[], cwd: string, env: NodeJS.ProcessE
 }
 export { runModelsCommand } from "./models.js";
 
-/** Runs one task: print mode (`-p`) or the line-mode interactive host. */
+/**
+ * Runs one task: print mode (`-p`), the terminal UI (interactive on a terminal), or the
+ * line-mode host (interactive without a terminal, or `--no-tui`).
+ */
 export async function runTaskCommand(
   args: CliArgs,
   injected?: { model: ModelClient; home?: string },
@@ -84,7 +88,12 @@ export async function runTaskCommand(
   const models = traffic ?? resolved.models;
   const interactive = !args.print;
   const output = createOutput(args);
-  const line = interactive ? createLineModeHost() : undefined;
+  // The TUI bundle (Ink, React) loads only for a person at a terminal.
+  const tui =
+    interactive && !args.noTui && process.stdin.isTTY && process.stdout.isTTY
+      ? (await import("../tui/index.js")).createTuiHost()
+      : undefined;
+  const line = interactive && !tui ? createLineModeHost() : undefined;
   let session: TaskSession | undefined;
   const policy: ApprovalPolicy = createNonInteractivePolicy({
     yes: args.yes,
@@ -95,6 +104,7 @@ export async function runTaskCommand(
     return decision.type === "deny" ? { type: "ask" } : decision;
   };
   const emit = (event: Event) => {
+    if (tui) return tui.emit(event);
     output.event(event);
     if (line && session) line.handle(event, session.dispatch);
   };
@@ -133,9 +143,23 @@ export async function runTaskCommand(
     process.stderr.write("\nbowline: aborting (press Ctrl-C again to force quit)\n");
     active.dispatch({ type: "abort" });
   };
-  process.on("SIGINT", onSigint);
+  // The TUI reads Ctrl-C as a key (twice to leave); SIGINT is for the other hosts.
+  if (!tui) process.on("SIGINT", onSigint);
   const started = Date.now();
   try {
+    if (tui) {
+      const code = await tui.run(active, {
+        cwd: args.cwd,
+        prompt,
+        resume: continueFrom !== undefined,
+        yolo: args.yes,
+        contextWindow: lookupModel(models.act.provider, models.act.model).info.contextWindow,
+      });
+      const trafficProblem = traffic?.finish();
+      traffic = undefined;
+      if (trafficProblem) process.stderr.write(`bowline: ${trafficProblem}\n`);
+      return trafficProblem ? 1 : code;
+    }
     const text = continueFrom ? (prompt ?? "") : (prompt ?? (await askForTask()));
     if (text === undefined || (!text && !continueFrom)) return 2;
     const outcome = await active.run(text);

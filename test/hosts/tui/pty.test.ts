@@ -1,21 +1,16 @@
 /**
- * The TUI in a real pseudo-terminal, against a real task session and the fake model server:
- * the person types the task, approves a change shown as a diff, and leaves with Ctrl-C twice.
- * The screen is read through a headless xterm, 80 columns wide.
+ * The real `bowline` binary in a pseudo-terminal, against the fake model server: the person
+ * types the task, approves a change shown as a diff, and leaves with Ctrl-C twice. The screen
+ * is read through a headless xterm, 80 columns wide.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeWorkspace } from "../../support/cli.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { CLI, makeWorkspace } from "../../support/cli.js";
 import { type FakeModelServer, startFakeModelServer } from "../../support/fake-model-server.js";
-import { bundleEntry, runInPty } from "./pty.js";
+import { runInPty } from "./pty.js";
 
-let entry: string;
 const servers: FakeModelServer[] = [];
-
-beforeAll(async () => {
-  entry = await bundleEntry(join(import.meta.dirname, "pty-entry.ts"));
-}, 60_000);
 
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
@@ -23,19 +18,16 @@ afterAll(async () => {
 
 async function start(
   script: Parameters<typeof startFakeModelServer>[0]["script"],
+  args: string[] = [],
   env: Record<string, string> = {},
 ) {
   const server = await startFakeModelServer({ script, chunkSize: 6 });
   servers.push(server);
   const { repo, home } = makeWorkspace();
-  const run = runInPty(entry, {
+  const run = runInPty(CLI, {
     cwd: repo,
-    env: {
-      ANTHROPIC_API_KEY: "sk-ant-test-pty",
-      BOWLINE_HOME: home,
-      BOWLINE_TUI_BASE_URL: server.url,
-      ...env,
-    },
+    args: ["--provider", "anthropic", "--model", "fake-model", "--base-url", server.url, ...args],
+    env: { ANTHROPIC_API_KEY: "sk-ant-test-pty", BOWLINE_HOME: home, ...env },
   });
   return { server, repo, run };
 }

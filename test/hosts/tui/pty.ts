@@ -65,7 +65,7 @@ export interface PtyRun {
   kill(): void;
 }
 
-/** Starts `node <script>` in a terminal of `cols` × `rows`. CI variables are removed: Ink draws nothing live in CI. */
+/** Starts `node <script> [args]` in a terminal of `cols` × `rows`. CI variables are removed: Ink draws nothing live in CI. */
 export function runInPty(
   script: string,
   options: {
@@ -74,6 +74,8 @@ export function runInPty(
     cols?: number;
     rows?: number;
     nodeArgs?: string[];
+    /** Arguments for the script. */
+    args?: string[];
   },
 ): PtyRun {
   const cols = options.cols ?? 80;
@@ -84,7 +86,7 @@ export function runInPty(
     if (value !== undefined && key !== "CI" && key !== "CONTINUOUS_INTEGRATION") env[key] = value;
   env.TERM = "xterm-256color";
   env.NODE_PATH = join(REPO_ROOT, "node_modules");
-  const child = pty.spawn(process.execPath, [...(options.nodeArgs ?? []), script], {
+  const child = pty.spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...(options.args ?? [])], {
     name: "xterm-256color",
     cols,
     rows,
