@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { CHECKPOINT_COMMANDS } from "./checkpoint-commands.js";
+import { SESSION_COMMANDS } from "./session-commands.js";
 
 /** Commands a host sends to the core. Each names the event that answers it. */
 export const CommandSchema = z.discriminatedUnion("type", [
@@ -10,12 +11,15 @@ export const CommandSchema = z.discriminatedUnion("type", [
   /**
    * Answers an open ask. `approve`/`deny` for tool approvals, `message` for follow-up questions
    * (with `text`). Answered by `ui_message_updated` of the ask's tool message, or the next turn.
+   * `remember` with an approval: an allow rule (`execute_command(npm test)`) kept for this
+   * workspace, so calls it covers are not asked again (a `notice` says what was remembered).
    */
   z.object({
     type: z.literal("answer"),
     askId: z.string(),
     response: z.enum(["approve", "deny", "message"]),
     text: z.optional(z.string()),
+    remember: z.optional(z.string()),
   }),
   /** Stops the stream and any running tool. Answered by `state` (aborted). */
   z.object({ type: z.literal("abort") }),
@@ -25,5 +29,6 @@ export const CommandSchema = z.discriminatedUnion("type", [
    */
   z.object({ type: z.literal("set_mode"), mode: z.enum(["plan", "act"]) }),
   ...CHECKPOINT_COMMANDS,
+  ...SESSION_COMMANDS,
 ]);
 export type Command = z.infer<typeof CommandSchema>;

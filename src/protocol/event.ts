@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { CHECKPOINT_EVENTS } from "./checkpoint-commands.js";
+import { SESSION_EVENTS } from "./session-commands.js";
 import { UiMessageSchema, UsageSchema } from "./ui-message.js";
 
 export const TaskStatusSchema = z.enum(["idle", "running", "waiting", "completed", "failed", "aborted"]);
@@ -48,5 +49,6 @@ export const EventSchema = z.discriminatedUnion("type", [
     fatal: z.boolean(),
   }),
   ...CHECKPOINT_EVENTS,
+  ...SESSION_EVENTS,
 ]);
 export type Event = z.infer<typeof EventSchema>;

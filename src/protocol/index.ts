@@ -1,4 +1,5 @@
 export * from "./checkpoint-commands.js";
 export * from "./command.js";
 export * from "./event.js";
+export * from "./session-commands.js";
 export * from "./ui-message.js";

@@ -89,10 +89,11 @@ export async function runTaskCommand(
   const interactive = !args.print;
   const output = createOutput(args);
   // The TUI bundle (Ink, React) loads only for a person at a terminal.
-  const tui =
+  const tuiModule =
     interactive && !args.noTui && process.stdin.isTTY && process.stdout.isTTY
-      ? (await import("../tui/index.js")).createTuiHost()
+      ? await import("../tui/index.js")
       : undefined;
+  let tui = tuiModule?.createTuiHost();
   const line = interactive && !tui ? createLineModeHost() : undefined;
   let session: TaskSession | undefined;
   const policy: ApprovalPolicy = createNonInteractivePolicy({
@@ -108,10 +109,10 @@ export async function runTaskCommand(
     output.event(event);
     if (line && session) line.handle(event, session.dispatch);
   };
-  try {
-    session = await createTaskSession({
+  const openSession = (from: ContinueFrom | undefined) =>
+    createTaskSession({
       cwd: args.cwd,
-      continueFrom,
+      continueFrom: from,
       modelConfig: models.act,
       planModelConfig: models.plan,
       model: injected?.model,
@@ -130,12 +131,14 @@ export async function runTaskCommand(
         args.streamIdleTimeoutSeconds === undefined ? undefined : args.streamIdleTimeoutSeconds * 1000,
       limits: { turns: args.maxTurns, tokens: args.budgetTokens, costUsd: args.budgetUsd },
     });
+  try {
+    session = await openSession(continueFrom);
   } catch (error) {
     if (!(error instanceof SessionLoadError)) throw error;
     process.stderr.write(`bowline: ${error.message}\n`);
     return 2;
   }
-  const active = session;
+  let active = session;
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
@@ -147,14 +150,31 @@ export async function runTaskCommand(
   if (!tui) process.on("SIGINT", onSigint);
   const started = Date.now();
   try {
-    if (tui) {
-      const code = await tui.run(active, {
-        cwd: args.cwd,
-        prompt,
-        resume: continueFrom !== undefined,
-        yolo: args.yes,
-        contextWindow: lookupModel(models.act.provider, models.act.model).info.contextWindow,
-      });
+    if (tui && tuiModule) {
+      let first = true;
+      let code: number;
+      for (;;) {
+        const ran = await tui.run(active, {
+          cwd: args.cwd,
+          prompt: first ? prompt : undefined,
+          resume: !first || continueFrom !== undefined,
+          yolo: args.yes,
+          contextWindow: lookupModel(models.act.provider, models.act.model).info.contextWindow,
+        });
+        code = ran.code;
+        if (!ran.resume) break;
+        // `/resume`: this task is saved as it is; the chosen one opens in a fresh screen.
+        await active.close();
+        tui = tuiModule.createTuiHost();
+        try {
+          active = session = await openSession({ taskId: ran.resume });
+        } catch (error) {
+          if (!(error instanceof SessionLoadError)) throw error;
+          process.stderr.write(`bowline: ${error.message}\n`);
+          return 2;
+        }
+        first = false;
+      }
       const trafficProblem = traffic?.finish();
       traffic = undefined;
       if (trafficProblem) process.stderr.write(`bowline: ${trafficProblem}\n`);

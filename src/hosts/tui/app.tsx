@@ -20,7 +20,6 @@ export interface AppProps {
   preview(ask: AskMessage): ApprovalPreview | undefined;
   theme: Theme;
   yolo: boolean;
-  contextWindow?: number;
 }
 
 const MAX_INPUT_LINES = 6;
@@ -31,7 +30,7 @@ const MAX_INPUT_LINES = 6;
  * Only the live part is redrawn, and it is kept shorter than the terminal so the terminal
  * never has to be cleared.
  */
-export function App({ store, input, onKey, completions, preview, theme, yolo, contextWindow }: AppProps) {
+export function App({ store, input, onKey, completions, preview, theme, yolo }: AppProps) {
   const state = useSyncExternalStore(store.subscribe, store.get);
   const inputState = useSyncExternalStore(input.subscribe, input.get);
   const { columns, rows } = useTerminalSize();
@@ -75,7 +74,7 @@ export function App({ store, input, onKey, completions, preview, theme, yolo, co
         maxLines={MAX_INPUT_LINES}
         theme={theme}
       />
-      <StatusLine state={state} contextWindow={contextWindow} yolo={yolo} width={columns} theme={theme} />
+      <StatusLine state={state} yolo={yolo} width={columns} theme={theme} />
     </Box>
   );
 }

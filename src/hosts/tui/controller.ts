@@ -1,5 +1,6 @@
 import type { Command, Event } from "../../protocol/index.js";
-import { type ApprovalRule, formatRule, rememberText, ruleMatches, suggestRule } from "./remember.js";
+import { formatRule, suggestRule } from "./remember.js";
+import { createSessionCommands } from "./session-slash.js";
 import { BUILTIN_COMMANDS, runSlashCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
 import type { StyledLine, TuiStore } from "./store.js";
 
@@ -14,24 +15,31 @@ export interface TuiControllerOptions {
   session: TuiSession;
   store: TuiStore;
   cwd: string;
-  contextWindow?: number;
   /** Extra slash commands; one with a built-in's name replaces it. */
   commands?: readonly SlashCommand[];
   clearScreen(): void;
   exit(): void;
+  /** The person picked a stored task to continue (`/resume`). */
+  openTask?(taskId: string): void;
+}
+
+/** A command sent by a slash command, waiting for the event that answers it. */
+interface Waiter {
+  answers: readonly Event["type"][];
+  resolve(event: Event): void;
 }
 
 /**
  * What the person's actions do, in protocol terms. Messages typed while the agent works are
  * queued and sent when the task stops (or answer the question it asks); "approve always"
- * is remembered here for the session and asks the core to remember it too.
+ * asks the core to remember a rule for the workspace (the core then stops asking).
  */
 export function createTuiController(options: TuiControllerOptions) {
   const { session, store } = options;
   let started = false;
   /** True from sending a message until the task stops: the core takes one message at a time. */
   let busy = false;
-  const rules: ApprovalRule[] = [];
+  const waiters: Waiter[] = [];
   const commands = mergeCommands(options.commands ?? []);
 
   const dispatch = (command: Command) => session.dispatch(command);
@@ -60,14 +68,20 @@ export function createTuiController(options: TuiControllerOptions) {
 
   const context: SlashContext = {
     cwd: options.cwd,
-    contextWindow: options.contextWindow,
     commands,
     state: store.get,
     dispatch,
+    request: (command, answers) =>
+      new Promise((resolve) => {
+        waiters.push({ answers, resolve });
+        dispatch(command);
+      }),
+    busy: () => busy,
+    resume: (taskId) =>
+      options.openTask ? options.openTask(taskId) : store.note("This host cannot switch tasks."),
     send,
     print: store.note,
     detail: store.detail,
-    rules: () => rules.map(formatRule),
     clear: options.clearScreen,
     exit: options.exit,
   };
@@ -93,9 +107,8 @@ export function createTuiController(options: TuiControllerOptions) {
       store.closeAsk();
       if (!always || ask.payload.ask !== "tool_approval")
         return dispatch({ type: "answer", askId: ask.id, response: "approve" });
-      const rule = suggestRule(ask.payload.tool, ask.payload.input);
-      rules.push(rule);
-      dispatch({ type: "answer", askId: ask.id, response: "approve", text: rememberText(rule) });
+      const rule = formatRule(suggestRule(ask.payload.tool, ask.payload.input));
+      dispatch({ type: "answer", askId: ask.id, response: "approve", remember: rule });
     },
     deny(feedback?: string) {
       const ask = store.get().ask;
@@ -127,18 +140,13 @@ export function createTuiController(options: TuiControllerOptions) {
         .map((text): StyledLine => ({ kind: "plain", text }));
       store.detail(tool.summary, lines);
     },
-    /** Sees every event after the store: opens the task, auto-approves, delivers the queue. */
+    /** Sees every event after the store: answers waiting commands, opens the task, delivers the queue. */
     onEvent(event: Event) {
+      const waiter = waiters.findIndex((w) => w.answers.includes(event.type));
+      if (waiter >= 0) waiters.splice(waiter, 1)[0]!.resolve(event);
       if (event.type === "ask" && event.message.type === "ask") {
         const payload = event.message.payload;
-        if (payload.ask === "tool_approval") {
-          const rule = rules.find((r) => ruleMatches(r, payload.tool, payload.input));
-          if (rule) {
-            store.closeAsk();
-            store.note(`Approved by your rule ${formatRule(rule)}: ${payload.summary}`);
-            dispatch({ type: "answer", askId: event.message.id, response: "approve" });
-          }
-        } else if (payload.ask === "followup" || payload.ask === "mistake_limit") flushQueue();
+        if (payload.ask === "followup" || payload.ask === "mistake_limit") flushQueue();
       }
       if (event.type === "state") {
         if (event.status !== "idle") started = true;
@@ -162,5 +170,6 @@ export type TuiController = ReturnType<typeof createTuiController>;
 
 function mergeCommands(extra: readonly SlashCommand[]): SlashCommand[] {
   const names = new Set(extra.map((c) => c.name));
-  return [...BUILTIN_COMMANDS.filter((c) => !names.has(c.name)), ...extra];
+  const builtIn = [...BUILTIN_COMMANDS, ...createSessionCommands()];
+  return [...builtIn.filter((c) => !names.has(c.name)), ...extra];
 }

@@ -23,12 +23,17 @@ export function createTuiHost() {
       else early.push(event);
     },
     /**
-     * Runs the TUI until the person leaves; resolves with the CLI's exit code: 0 when the task
-     * completed or never started, 1 when it failed, 130 when it was stopped.
+     * Runs the TUI until the person leaves; resolves with the CLI's exit code (0 when the task
+     * completed or never started, 1 when it failed, 130 when it was stopped) and, when the
+     * person chose another stored task with `/resume`, its id (the CLI opens it next).
      */
-    async run(session: TuiSession, options: Omit<RunTuiOptions, "session" | "subscribe">): Promise<number> {
-      const { status } = await runTui({ ...options, session, subscribe });
-      return status === "failed" ? 1 : status === "aborted" ? 130 : 0;
+    async run(
+      session: TuiSession,
+      options: Omit<RunTuiOptions, "session" | "subscribe">,
+    ): Promise<{ code: number; resume?: string }> {
+      const { status, resume } = await runTui({ ...options, session, subscribe });
+      const code = status === "failed" ? 1 : status === "aborted" ? 130 : 0;
+      return resume ? { code, resume } : { code };
     },
   };
 }

@@ -35,6 +35,8 @@ export interface RunTuiOptions {
 export interface TuiExit {
   /** The task's status when the person left (`idle` if it never started). */
   status: TaskStatus;
+  /** The stored task the person chose to continue (`/resume`): the host opens it next. */
+  resume?: string;
 }
 
 const BRACKETED_PASTE_ON = "\x1b[?2004h";
@@ -53,9 +55,14 @@ export async function runTui(options: RunTuiOptions): Promise<TuiExit> {
     leave = resolve;
   });
   let instance: Instance | undefined;
+  let resume: string | undefined;
   const tui = createTui({
     ...options,
     exit: () => leave(),
+    openTask(taskId) {
+      resume = taskId;
+      leave();
+    },
     clearScreen() {
       instance?.clear();
       stdout.write(CLEAR_SCREEN);
@@ -84,13 +91,15 @@ export async function runTui(options: RunTuiOptions): Promise<TuiExit> {
     restoreTerminal();
     process.off("exit", restoreTerminal);
   }
-  return { status: tui.store.get().status };
+  return { status: tui.store.get().status, ...(resume ? { resume } : {}) };
 }
 
 /** What `createTui` needs beyond the options: how to leave and how to clear the screen. */
 export interface TuiParts {
   exit(): void;
   clearScreen(): void;
+  /** Leave for a stored task (`/resume`); without it the TUI says it cannot. */
+  openTask?(taskId: string): void;
 }
 
 /**
@@ -98,19 +107,19 @@ export interface TuiParts {
  * store and the controller (tests render the element with ink-testing-library).
  */
 export function createTui(options: RunTuiOptions & TuiParts) {
-  const store = createTuiStore();
+  const store = createTuiStore({ contextWindow: options.contextWindow });
   const input = createInputModel();
   const controller = createTuiController({
     session: options.session,
     store,
     cwd: options.cwd,
-    contextWindow: options.contextWindow,
     commands: options.commands,
     clearScreen() {
       options.clearScreen();
       store.clear();
     },
     exit: options.exit,
+    openTask: options.openTask,
   });
   const unsubscribe = options.subscribe((event) => {
     store.handle(event);
@@ -150,7 +159,6 @@ export function createTui(options: RunTuiOptions & TuiParts) {
       preview={preview}
       theme={themeFor(options.env ?? process.env)}
       yolo={options.yolo ?? false}
-      contextWindow={options.contextWindow}
     />
   );
   return {

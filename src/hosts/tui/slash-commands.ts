@@ -1,4 +1,4 @@
-import type { Command } from "../../protocol/index.js";
+import type { Command, Event } from "../../protocol/index.js";
 import { cacheHitPercent, formatCost, formatTokens, promptTokens } from "./format.js";
 import type { StyledLine, Tone, TuiState } from "./store.js";
 import { listWorkflows, workflowMessage, workflowNames } from "./workflows.js";
@@ -6,17 +6,20 @@ import { listWorkflows, workflowMessage, workflowNames } from "./workflows.js";
 /** What a slash command can do: protocol commands, messages, and output on screen. */
 export interface SlashContext {
   readonly cwd: string;
-  readonly contextWindow?: number;
   /** The commands in use (built-in ones plus any a caller added). */
   readonly commands: readonly SlashCommand[];
   state(): TuiState;
   dispatch(command: Command): void;
+  /** Sends a command and resolves with the first later event of one of the `answers` types. */
+  request(command: Command, answers: readonly Event["type"][]): Promise<Event>;
+  /** True while the agent works (a message would be queued). */
+  busy(): boolean;
+  /** Leaves this task for a stored one (the host opens it). */
+  resume(taskId: string): void;
   /** Sends a message as if typed (starts the task, or is queued while the agent works). */
   send(text: string): void;
   print(text: string, tone?: Tone): void;
   detail(title: string, lines: StyledLine[]): void;
-  /** The "approve always" rules remembered in this session. */
-  rules(): string[];
   clear(): void;
   exit(): void;
 }
@@ -30,9 +33,6 @@ export interface SlashCommand {
   unavailable?: string;
   run?(args: string, ctx: SlashContext): void;
 }
-
-const CHECKPOINTS =
-  "it needs the checkpoint commands in the protocol (list, diff, restore), which are coming";
 
 export const INIT_PROMPT =
   "Write an AGENTS.md file at the root of this repository for coding agents: what the project is, how it is laid out, how to install, build, test and lint it (the exact commands), the code style and conventions to follow, and anything surprising. Read the code and configuration first; keep it short and accurate. If an AGENTS.md exists, improve it instead.";
@@ -56,14 +56,6 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     },
   },
   {
-    name: "model",
-    description: "the model in use",
-    run: (_, ctx) =>
-      ctx.print(
-        `Model: ${ctx.state().model || "(not known until the task starts)"}. Switching models from here needs a set_model command in the protocol (not available yet): start Bowline again with --model <id>.`,
-      ),
-  },
-  {
     name: "compact",
     args: "[focus]",
     description: "summarise the conversation to free the context window",
@@ -74,45 +66,16 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     description: "tokens and dollars spent so far",
     run: (_, ctx) => ctx.print(costText(ctx.state())),
   },
-  {
-    name: "context",
-    description: "what fills the context window",
-    run: (_, ctx) => ctx.print(contextText(ctx)),
-  },
   { name: "clear", description: "clear the screen (the conversation goes on)", run: (_, ctx) => ctx.clear() },
   {
     name: "init",
     description: "write an AGENTS.md for this repository",
     run: (_, ctx) => ctx.send(INIT_PROMPT),
   },
-  { name: "undo", description: "restore the last checkpoint", unavailable: CHECKPOINTS },
-  {
-    name: "rewind",
-    description: "pick a checkpoint to go back to (files, task or both)",
-    unavailable: CHECKPOINTS,
-  },
-  { name: "diff", description: "what changed since a checkpoint", unavailable: CHECKPOINTS },
-  {
-    name: "resume",
-    description: "continue a stored task",
-    unavailable: "the protocol cannot list or open stored tasks yet: start Bowline again with --resume",
-  },
   {
     name: "mcp",
     description: "MCP servers and their tools",
     unavailable: "MCP server status is not in the protocol yet",
-  },
-  {
-    name: "rules",
-    description: "approval rules",
-    run(_, ctx) {
-      const rules = ctx.rules();
-      ctx.print(
-        rules.length > 0
-          ? `Approved always in this session: ${rules.join(", ")}. (Saving them to your rules needs the core; not available yet.)`
-          : "No rules approved in this session. Your saved rules are not in the protocol yet.",
-      );
-    },
   },
   { name: "exit", description: "leave Bowline (also Ctrl-C twice)", run: (_, ctx) => ctx.exit() },
 ];
@@ -171,13 +134,4 @@ export function costText(state: TuiState): string {
   const input = promptTokens(usage);
   const cost = usage.costUsd === undefined ? "cost unknown for this model" : formatCost(usage.costUsd);
   return `Spent: ${formatTokens(input)} tokens in (${cacheHitPercent(usage)}% from cache) · ${formatTokens(usage.outputTokens)} out · ${cost} · ${state.requests} requests`;
-}
-
-function contextText(ctx: SlashContext): string {
-  const last = ctx.state().lastRequest;
-  if (!last) return "Context: no request sent yet.";
-  const used = promptTokens(last);
-  const window = ctx.contextWindow;
-  const share = window ? ` of ${formatTokens(window)} (${Math.round((used / window) * 100)}%)` : "";
-  return `Context: ${formatTokens(used)} tokens${share} in the last request — ${formatTokens(last.cacheReadTokens)} read from the cache, ${formatTokens(last.cacheWriteTokens)} written to it, ${formatTokens(last.inputTokens)} uncached. A breakdown by part (system prompt, tools, files, conversation) needs a context report from the core: not available yet.`;
 }

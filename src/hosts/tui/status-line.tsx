@@ -5,11 +5,19 @@ import { cacheHitPercent, formatCost, formatTokens, promptTokens } from "./forma
 import type { TuiState } from "./store.js";
 import type { Theme } from "./theme.js";
 
-const FIELDS = ["model", "mode", "usage", "lastRequest", "status", "queued"] as const;
+const FIELDS = [
+  "model",
+  "mode",
+  "usage",
+  "lastRequest",
+  "status",
+  "queued",
+  "contextWindow",
+  "checkpoints",
+] as const;
 
 export interface StatusLineProps {
   state: Pick<TuiState, (typeof FIELDS)[number]>;
-  contextWindow?: number;
   yolo: boolean;
   width: number;
   theme: Theme;
@@ -34,14 +42,13 @@ export const StatusLine = memo(
   (a, b) =>
     a.width === b.width &&
     a.yolo === b.yolo &&
-    a.contextWindow === b.contextWindow &&
     a.theme === b.theme &&
     FIELDS.every((field) => a.state[field] === b.state[field]),
 );
 
-function StatusLineView({ state, contextWindow, yolo, width, theme }: StatusLineProps) {
+function StatusLineView({ state, yolo, width, theme }: StatusLineProps) {
   const mode = state.mode === "plan" ? "PLAN" : "ACT";
-  const parts = statusParts(state, contextWindow);
+  const parts = statusParts(state);
   const activity = `${ACTIVITY[state.status]}${state.queued.length > 0 ? ` · ${state.queued.length} queued` : ""}`;
   const fixed = mode.length + 3 + (yolo ? 7 : 0) + activity.length + 3;
   const shown = fitParts(parts, width - fixed);
@@ -65,14 +72,17 @@ function StatusLineView({ state, contextWindow, yolo, width, theme }: StatusLine
 }
 
 /** The status line's informational parts, most useful first. */
-export function statusParts(state: StatusLineProps["state"], contextWindow?: number): string[] {
+export function statusParts(state: StatusLineProps["state"]): string[] {
   const parts: string[] = [];
+  const contextWindow = state.contextWindow;
   const context = state.lastRequest ? promptTokens(state.lastRequest) : 0;
   if (contextWindow) parts.push(`ctx ${formatTokens(context)}/${formatTokens(contextWindow)}`);
   else if (context > 0) parts.push(`ctx ${formatTokens(context)}`);
   if (state.model) parts.push(state.model);
   if (state.usage.costUsd !== undefined) parts.push(formatCost(state.usage.costUsd));
   if (promptTokens(state.usage) > 0) parts.push(`cache ${cacheHitPercent(state.usage)}%`);
+  if (state.checkpoints > 0)
+    parts.push(`${state.checkpoints} checkpoint${state.checkpoints === 1 ? "" : "s"}`);
   const total = promptTokens(state.usage) + state.usage.outputTokens;
   if (total > 0) parts.push(`${formatTokens(total)} tok`);
   return parts;

@@ -27,7 +27,13 @@ export interface TuiState {
   /** The open question, if any. */
   ask?: AskMessage;
   status: TaskStatus;
+  /** The session's task, once the core said (its checkpoints are listed by it). */
+  taskId?: string;
   model: string;
+  /** The model's context window, when known (it changes with `/model`). */
+  contextWindow?: number;
+  /** Checkpoints taken in this session. */
+  checkpoints: number;
   mode: "plan" | "act";
   usage: Usage;
   /** The usage of the last model request: what the context window holds now. */
@@ -75,6 +81,7 @@ export function createTuiStore(initial?: Partial<TuiState>): TuiStore {
     mode: "act",
     usage: ZERO,
     requests: 0,
+    checkpoints: 0,
     queued: [],
     ...initial,
   };
@@ -115,6 +122,7 @@ export function createTuiStore(initial?: Partial<TuiState>): TuiStore {
       if (payload.usage) set({ lastRequest: payload.usage, requests: state.requests + 1 });
       return;
     }
+    if (payload.say === "checkpoint" && added) state = { ...state, checkpoints: state.checkpoints + 1 };
     if (committedIds.has(message.id)) return;
     const index = state.live.findIndex((m) => m.id === message.id);
     if (message.discarded) {
@@ -153,6 +161,7 @@ export function createTuiStore(initial?: Partial<TuiState>): TuiStore {
           break;
         case "state": {
           const next: Partial<TuiState> = {
+            taskId: event.taskId,
             status: event.status,
             usage: event.usage,
             model: event.model,
@@ -167,6 +176,9 @@ export function createTuiStore(initial?: Partial<TuiState>): TuiStore {
         case "error":
           // Fatal errors also arrive as an `error` message of the conversation.
           if (!event.fatal) note(event.message, "warning");
+          break;
+        case "model_changed":
+          set({ model: event.model, contextWindow: event.contextWindow });
           break;
         case "task_completed":
           break;

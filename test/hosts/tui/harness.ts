@@ -30,7 +30,7 @@ export const stripAnsi = (text: string) => stripVTControlCharacters(text);
 
 export const settle = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function mountTui(options: Partial<RunTuiOptions> = {}) {
+export function mountTui(options: Partial<RunTuiOptions> & { openTask?(taskId: string): void } = {}) {
   const listeners = new Set<(event: Event) => void>();
   const dispatched: Command[] = [];
   const runs: string[] = [];

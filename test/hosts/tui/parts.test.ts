@@ -6,7 +6,7 @@ import * as edit from "../../../src/hosts/tui/editor.js";
 import { rankPaths } from "../../../src/hosts/tui/file-index.js";
 import { highlightLine } from "../../../src/hosts/tui/highlight.js";
 import { classifyMarkdown } from "../../../src/hosts/tui/markdown.js";
-import { ruleMatches, suggestRule } from "../../../src/hosts/tui/remember.js";
+import { suggestRule } from "../../../src/hosts/tui/remember.js";
 import { fitParts, statusParts } from "../../../src/hosts/tui/status-line.js";
 import { themeFor } from "../../../src/hosts/tui/theme.js";
 
@@ -51,22 +51,12 @@ describe("commands and rules", () => {
     });
     expect(suggestRule("write_to_file", { path: "src/a/b.ts" })).toEqual({
       tool: "write_to_file",
-      pattern: "src/a/",
+      pattern: "src/a/**",
     });
     expect(suggestRule("write_to_file", { path: "README.md" })).toEqual({
       tool: "write_to_file",
       pattern: "README.md",
     });
-  });
-
-  it("matches a command prefix at a word boundary, and never a chained or escaping one", () => {
-    const rule = { tool: "execute_command", pattern: "npm test" };
-    expect(ruleMatches(rule, "execute_command", { command: "npm test" })).toBe(true);
-    expect(ruleMatches(rule, "execute_command", { command: "npm testing" })).toBe(false);
-    expect(ruleMatches(rule, "execute_command", { command: "npm test && rm -rf /" })).toBe(false);
-    expect(
-      ruleMatches({ tool: "write_to_file", pattern: "src/" }, "write_to_file", { path: "src/../etc" }),
-    ).toBe(false);
   });
 });
 
@@ -104,15 +94,18 @@ describe("status line and theme", () => {
     lastRequest: usage,
     status: "idle" as const,
     queued: [],
+    contextWindow: 200_000,
+    checkpoints: 3,
   };
 
   it("drops the parts that do not fit, most useful first", () => {
-    const parts = statusParts(state, 200_000);
+    const parts = statusParts(state);
     expect(parts).toEqual([
       "ctx 10k/200k",
       "a-rather-long-model-name-2025",
       "$0.5000",
       "cache 90%",
+      "3 checkpoints",
       "10k tok",
     ]);
     expect(fitParts(parts, 40)).toEqual(["ctx 10k/200k", "$0.5000", "cache 90%"]);

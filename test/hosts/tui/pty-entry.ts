@@ -54,13 +54,15 @@ async function main(): Promise<number> {
     emit: (event) => tui?.emit(event),
   });
   const code = tui
-    ? await tui.run(session, {
-        cwd,
-        prompt: env.BOWLINE_TUI_PROMPT,
-        yolo,
-        contextWindow: lookupModel(resolved.models.act.provider, resolved.models.act.model).info
-          .contextWindow,
-      })
+    ? (
+        await tui.run(session, {
+          cwd,
+          prompt: env.BOWLINE_TUI_PROMPT,
+          yolo,
+          contextWindow: lookupModel(resolved.models.act.provider, resolved.models.act.model).info
+            .contextWindow,
+        })
+      ).code
     : await session
         .run(env.BOWLINE_TUI_PROMPT ?? "")
         .then((outcome) => (outcome.status === "completed" ? 0 : 1));
