@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ApprovalPolicy } from "../../agent/approval.js";
 import { DEFAULT_RETRY } from "../../agent/retry.js";
@@ -11,6 +11,7 @@ import { bowlineHome } from "../../coding/session/paths.js";
 import { createTaskRewinder } from "../../coding/session/rewind.js";
 import { SessionLoadError } from "../../coding/session/session-error.js";
 import { resolveModels } from "../../coding/settings/index.js";
+import { decideProjectTrust, pendingTrustQuestion } from "../../coding/trust-project.js";
 import { lookupModel } from "../../llm/catalogue.js";
 import type { ModelClient } from "../../llm/types.js";
 import type { Event } from "../../protocol/index.js";
@@ -88,6 +89,9 @@ export async function runTaskCommand(
   const models = traffic ?? resolved.models;
   const interactive = !args.print;
   const output = createOutput(args);
+  // A person at a terminal is asked once whether this project's hooks, MCP servers and allow rules may count.
+  if (interactive && process.stdin.isTTY && process.stderr.isTTY && !continueFrom)
+    await askProjectTrust(home, args.cwd);
   // The TUI bundle (Ink, React) loads only for a person at a terminal.
   const tuiModule =
     interactive && !args.noTui && process.stdin.isTTY && process.stdout.isTTY
@@ -254,6 +258,31 @@ function readStdin(): string | undefined {
     return readFileSync(0, "utf8");
   } catch {
     return undefined;
+  }
+}
+
+/** y trusts, n distrusts (both remembered), anything else leaves the question for next time. */
+async function askProjectTrust(home: string, cwd: string): Promise<void> {
+  let root: string;
+  try {
+    root = realpathSync(resolve(cwd));
+  } catch {
+    return; // a missing folder is reported when the session opens
+  }
+  const pending = pendingTrustQuestion(home, root);
+  if (!pending) return;
+  const { createInterface } = await import("node:readline/promises");
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = (
+      await rl.question(`${pending.question}\n[y] trust · [n] do not trust · [Enter] not now: `)
+    )
+      .trim()
+      .toLowerCase();
+    if (answer === "y" || answer === "yes" || answer === "n" || answer === "no")
+      decideProjectTrust(home, pending.subject, answer.startsWith("y"), process.env);
+  } finally {
+    rl.close();
   }
 }
 

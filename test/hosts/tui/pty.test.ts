@@ -3,7 +3,7 @@
  * types the task, approves a change shown as a diff, and leaves with Ctrl-C twice. The screen
  * is read through a headless xterm, 80 columns wide.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI, makeWorkspace } from "../../support/cli.js";
@@ -67,6 +67,34 @@ describe("the TUI in a terminal", () => {
     expect(await run.exited).toBe(0);
     // Nothing is redrawn from the top: the terminal is never cleared.
     expect(run.output()).not.toContain("\x1b[2J");
+  });
+});
+
+describe("the first run in a project that adds allow rules", () => {
+  it("asks whether to trust them before the TUI starts, and remembers the answer", async () => {
+    const server = await startFakeModelServer({ script: [] });
+    servers.push(server);
+    const { repo, home } = makeWorkspace();
+    mkdirSync(join(repo, ".bowline"), { recursive: true });
+    writeFileSync(
+      join(repo, ".bowline", "approvals.json"),
+      JSON.stringify({ permissions: { allow: ["execute_command(make)"] } }),
+    );
+    const run = runInPty(CLI, {
+      cwd: repo,
+      args: ["--provider", "anthropic", "--model", "fake-model", "--base-url", server.url],
+      env: { ANTHROPIC_API_KEY: "sk-ant-test-pty", BOWLINE_HOME: home },
+    });
+    const question = await run.waitFor("[y] trust");
+    expect(question).toContain("1 allow rule(s) in .bowline/approvals.json: execute_command(make)");
+    run.press("y\r");
+    await run.waitFor("What should Bowline do?");
+    const store = JSON.parse(readFileSync(join(home, "trusted-projects.json"), "utf8"));
+    expect(Object.values(store)).toEqual([expect.objectContaining({ trusted: true })]);
+    run.press("\x03");
+    await run.waitFor("Press Ctrl-C again to exit");
+    run.press("\x03");
+    expect(await run.exited).toBe(0);
   });
 });
 
