@@ -61,6 +61,13 @@ describe("the TUI in a terminal", () => {
     expect(readFileSync(join(repo, "README.md"), "utf8")).toContain("Adds numbers, and subtracts them.");
     expect(server.requests).toHaveLength(2);
     capture("done", done);
+    // /undo puts the file back through the checkpoint store; /diff then shows no change.
+    run.press("/undo");
+    await run.waitFor("/undo");
+    run.press("\r");
+    const undone = await run.waitFor("Undone: the files are back to before");
+    expect(readFileSync(join(repo, "README.md"), "utf8")).toBe("# Calculator\n\nAdds numbers.\n");
+    capture("undo", undone);
     run.press("\x03");
     await run.waitFor("Press Ctrl-C again to exit");
     run.press("\x03");
