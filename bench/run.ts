@@ -18,6 +18,7 @@ import { benchPromptCache } from "./prompt-cache.js";
 import { benchSearch } from "./search.js";
 import { benchSessionResume } from "./session-resume.js";
 import { ROOT } from "./support.js";
+import { benchTui } from "./tui.js";
 import { benchXmlParser } from "./xml-parser.js";
 
 /** `npm run bench`: runs every benchmark, prints one JSON document and saves it in bench/results/. */
@@ -54,6 +55,7 @@ const compactionLoop = await benchCompactionLoop();
 const mcp = await benchMcp();
 const checkpoints = await benchCheckpoints();
 const commandAnalysis = await benchCommandAnalysis();
+const tui = await benchTui();
 const worst = (pick: (h: (typeof harness)[number]) => number) => Math.max(...harness.map(pick));
 const result = {
   date: new Date().toISOString(),
@@ -75,6 +77,7 @@ const result = {
   mcp,
   checkpoints,
   commandAnalysis,
+  tui,
   targets,
   met: {
     firstRequest: coldStart.firstRequestMs <= targets.firstRequestMs,
@@ -100,6 +103,7 @@ const result = {
     compaction: Object.values(compaction.met).every(Boolean),
     compactionLoop: Object.values(compactionLoop.met).every(Boolean),
     registryPerTurn: promptBudget.met.cachedTurn && promptBudget.met.coldTurn,
+    tui: Object.values(tui.met).every(Boolean),
   },
 };
 const dir = join(ROOT, "bench", "results");
