@@ -1,4 +1,4 @@
-import type { Command, Event } from "../../protocol/index.js";
+import type { Command, Event, ImageAttachment } from "../../protocol/index.js";
 import { formatRule, suggestRule } from "./remember.js";
 import { createSessionCommands } from "./session-slash.js";
 import { BUILTIN_COMMANDS, runSlashCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
@@ -8,7 +8,7 @@ import type { StyledLine, TuiStore } from "./store.js";
 export interface TuiSession {
   dispatch(command: Command): void;
   /** Starts the task with its first message (or continues a stored one with ""). */
-  run(text: string): Promise<unknown>;
+  run(text: string, images?: ImageAttachment[]): Promise<unknown>;
 }
 
 export interface TuiControllerOptions {
@@ -40,30 +40,40 @@ export function createTuiController(options: TuiControllerOptions) {
   /** True from sending a message until the task stops: the core takes one message at a time. */
   let busy = false;
   const waiters: Waiter[] = [];
+  /** Images of the queued messages, sent with them. */
+  let queuedImages: ImageAttachment[] = [];
   const commands = mergeCommands(options.commands ?? []);
 
   const dispatch = (command: Command) => session.dispatch(command);
 
-  const start = (text: string) => {
+  const start = (text: string, images: ImageAttachment[] = []) => {
     started = true;
     busy = true;
-    session.run(text).catch((error: unknown) => {
+    session.run(text, images.length > 0 ? images : undefined).catch((error: unknown) => {
       busy = false;
       store.note(`The task stopped: ${error instanceof Error ? error.message : String(error)}`, "error");
     });
   };
 
   /** A message from the person: starts the task, answers its question, is queued, or is sent. */
-  const send = (text: string) => {
+  const send = (text: string, images: ImageAttachment[] = []) => {
     const ask = store.get().ask;
-    if (ask && ask.payload.ask !== "tool_approval" && ask.payload.ask !== "limit_reached") {
+    if (
+      ask &&
+      ask.payload.ask !== "tool_approval" &&
+      ask.payload.ask !== "limit_reached" &&
+      images.length === 0
+    ) {
       store.closeAsk();
       return dispatch({ type: "answer", askId: ask.id, response: "message", text });
     }
-    if (!started) return start(text);
-    if (busy) return store.setQueued([...store.get().queued, text]);
+    if (!started) return start(text, images);
+    if (busy) {
+      queuedImages = [...queuedImages, ...images];
+      return store.setQueued([...store.get().queued, text]);
+    }
     busy = true;
-    dispatch({ type: "send_message", text });
+    dispatch({ type: "send_message", text, ...(images.length > 0 ? { images } : {}) });
   };
 
   const context: SlashContext = {
@@ -89,16 +99,18 @@ export function createTuiController(options: TuiControllerOptions) {
   const flushQueue = () => {
     const queued = store.get().queued;
     if (queued.length === 0) return;
+    const images = queuedImages;
     store.setQueued([]);
-    send(queued.join("\n\n"));
+    queuedImages = [];
+    send(queued.join("\n\n"), images);
   };
 
   return {
     commands,
-    /** Enter in the input box. */
-    submit(text: string) {
+    /** Enter in the input box, with the images the text's placeholders stand for. */
+    submit(text: string, images: ImageAttachment[] = []) {
       if (!text.trim()) return;
-      if (!runSlashCommand(text, commands, context)) send(text);
+      if (images.length > 0 || !runSlashCommand(text, commands, context)) send(text, images);
     },
     /** Answers the open tool approval: once, or always for the rule it suggests. */
     approve(always: boolean) {

@@ -1,23 +1,29 @@
+import type { ImageAttachment } from "../../protocol/index.js";
+import type { AttachedImage } from "./images.js";
+
 /**
- * The input box's text as plain data: the text, the cursor (an index into it) and large pastes
- * kept aside behind placeholders. Every edit returns a new draft.
+ * The input box's text as plain data: the text, the cursor (an index into it), and large pastes
+ * and images kept aside behind placeholders. Every edit returns a new draft.
  */
 export interface Draft {
   readonly text: string;
   readonly cursor: number;
   /** Pasted texts too large to show, by number: `[Pasted text #1 +120 lines]` stands for pastes[0]. */
   readonly pastes: readonly string[];
+  /** Attached images, by number: `[Image #1: shot.png]` stands for images[0]. */
+  readonly images: readonly AttachedImage[];
 }
 
-export const EMPTY_DRAFT: Draft = { text: "", cursor: 0, pastes: [] };
+export const EMPTY_DRAFT: Draft = { text: "", cursor: 0, pastes: [], images: [] };
 
 /** A paste longer than this (lines or characters) is collapsed to a placeholder. */
 const PASTE_MAX_LINES = 8;
 const PASTE_MAX_CHARS = 800;
 const PLACEHOLDER = /\[Pasted text #(\d+) \+\d+ lines\]/g;
-const PLACEHOLDER_AT_END = /\[Pasted text #\d+ \+\d+ lines\]$/;
+const IMAGE_PLACEHOLDER = /\[Image #(\d+): [^\]\n]*\]/g;
+const PLACEHOLDER_AT_END = /\[(?:Pasted text #\d+ \+\d+ lines|Image #\d+: [^\]\n]*)\]$/;
 
-export const draftOf = (text: string): Draft => ({ text, cursor: text.length, pastes: [] });
+export const draftOf = (text: string): Draft => ({ text, cursor: text.length, pastes: [], images: [] });
 
 export function insert(draft: Draft, input: string): Draft {
   const text = input.replace(/\r\n?/g, "\n");
@@ -35,6 +41,20 @@ export function paste(draft: Draft, input: string): Draft {
   if (lines <= PASTE_MAX_LINES && text.length <= PASTE_MAX_CHARS) return insert(draft, text);
   const number = draft.pastes.length + 1;
   return { ...insert(draft, `[Pasted text #${number} +${lines} lines]`), pastes: [...draft.pastes, text] };
+}
+
+/** Attaches an image at the cursor, shown as `[Image #n: label]`. */
+export function attachImage(draft: Draft, attached: AttachedImage): Draft {
+  const number = draft.images.length + 1;
+  return { ...insert(draft, `[Image #${number}: ${attached.label}]`), images: [...draft.images, attached] };
+}
+
+/** The images whose placeholders are still in the text (a deleted placeholder drops its image). */
+export function imagesIn(draft: Draft): ImageAttachment[] {
+  return [...draft.text.matchAll(IMAGE_PLACEHOLDER)].flatMap(([, n]) => {
+    const attached = draft.images[Number(n) - 1];
+    return attached ? [attached.image] : [];
+  });
 }
 
 /** The text to send: placeholders replaced by what was pasted. */

@@ -1,6 +1,7 @@
 import type { Key } from "ink";
 import type { TuiController } from "./controller.js";
 import * as edit from "./editor.js";
+import { type AttachedImage, clipboardImage, pastedImagePath, readImageFile } from "./images.js";
 import type { InputModel } from "./input-model.js";
 import type { TuiStore } from "./store.js";
 
@@ -20,6 +21,10 @@ export interface KeyHandlerOptions {
   printPreview(): void;
   exit(): void;
   now?: () => number;
+  /** The workspace: relative image paths are read from it. */
+  cwd: string;
+  /** Reads the clipboard's image (Ctrl-V); default: the system's clipboard tool. */
+  clipboard?: () => AttachedImage | undefined;
 }
 
 /** Two Ctrl-C within this time exit. */
@@ -57,9 +62,27 @@ export function createKeyHandler(options: KeyHandlerOptions): (input: string, ke
       return controller.deny(text.trim() || undefined);
     }
     if (!text.trim()) return;
+    const images = edit.imagesIn(draft());
     model.history.push(draft().text);
     model.edit(edit.EMPTY_DRAFT);
-    controller.submit(text);
+    controller.submit(text, images);
+  };
+
+  /** A paste that names one image file attaches the image; any other paste is text. */
+  const pasteText = (text: string) => {
+    const imagePath = pastedImagePath(text, options.cwd);
+    if (!imagePath) return model.edit(edit.paste(draft(), text));
+    try {
+      model.edit(edit.attachImage(draft(), readImageFile(imagePath)));
+    } catch (error) {
+      model.set({ hint: (error as Error).message });
+    }
+  };
+
+  const pasteClipboardImage = () => {
+    const attached = (options.clipboard ?? clipboardImage)();
+    if (attached) model.edit(edit.attachImage(draft(), attached));
+    else model.set({ hint: "No image on the clipboard (or no clipboard tool: wl-paste, xclip, pngpaste)." });
   };
 
   /** Keys of an open approval (or budget question): single letters, no typing. */
@@ -76,8 +99,9 @@ export function createKeyHandler(options: KeyHandlerOptions): (input: string, ke
     if (pasting !== undefined || input === "[200~") {
       pasting = (pasting ?? "") + (input === "[200~" ? "" : key.return ? "\n" : input);
       if (!pasting.endsWith("[201~")) return;
-      model.edit(edit.paste(draft(), pasting.slice(0, -"[201~".length)));
+      const pasted = pasting.slice(0, -"[201~".length);
       pasting = undefined;
+      pasteText(pasted);
       return;
     }
     if (key.ctrl && input === "c") {
@@ -99,6 +123,7 @@ export function createKeyHandler(options: KeyHandlerOptions): (input: string, ke
       return controller.interrupt();
     }
     if (key.ctrl && input === "o") return controller.showLastTool();
+    if (key.ctrl && input === "v" && !ask) return pasteClipboardImage();
     const modal = ask && (ask.payload.ask === "tool_approval" || ask.payload.ask === "limit_reached");
     if (modal && !state.feedback) return approvalKey(input);
     if (key.tab) return open ? void accept(open) : controller.toggleMode();
@@ -123,9 +148,9 @@ export function createKeyHandler(options: KeyHandlerOptions): (input: string, ke
     if (!input || key.ctrl || key.meta) return;
     if (!draft().text && /^[1-9]$/.test(input) && pickNumber(Number(input))) return;
     if (!draft().text && input === "n" && ask?.payload.ask === "mistake_limit") return controller.deny();
-    model.edit(
-      input.length > 1 && /[\r\n]/.test(input) ? edit.paste(draft(), input) : edit.insert(draft(), input),
-    );
+    if (input.length > 1 && (/[\r\n]/.test(input) || pastedImagePath(input, options.cwd)))
+      return pasteText(input);
+    model.edit(edit.insert(draft(), input));
   };
 
   /** A number on an empty line picks an option of the open question or of the last plan. */

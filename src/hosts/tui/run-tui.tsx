@@ -5,6 +5,7 @@ import { type ApprovalPreview, previewApproval, workspaceReader } from "./approv
 import { createTuiController, type TuiSession } from "./controller.js";
 import { type Draft, wordAtCursor } from "./editor.js";
 import { createFileIndex } from "./file-index.js";
+import type { AttachedImage } from "./images.js";
 import { createInputModel } from "./input-model.js";
 import { type Completion, createKeyHandler } from "./keys.js";
 import { completeSlash, type SlashCommand } from "./slash-commands.js";
@@ -27,6 +28,8 @@ export interface RunTuiOptions {
   contextWindow?: number;
   /** More slash commands (a built-in of the same name is replaced). */
   commands?: readonly SlashCommand[];
+  /** Reads the clipboard's image for Ctrl-V (default: the system's clipboard tool). */
+  clipboard?: () => AttachedImage | undefined;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
   env?: NodeJS.ProcessEnv;
@@ -138,6 +141,8 @@ export function createTui(options: RunTuiOptions & TuiParts) {
     return undefined;
   };
   const onKey = createKeyHandler({
+    cwd: options.cwd,
+    clipboard: options.clipboard,
     input,
     store,
     controller,

@@ -34,6 +34,7 @@ export function mountTui(options: Partial<RunTuiOptions> & { openTask?(taskId: s
   const listeners = new Set<(event: Event) => void>();
   const dispatched: Command[] = [];
   const runs: string[] = [];
+  const runImages: unknown[][] = [];
   let exits = 0;
   let clears = 0;
   let counter = 0;
@@ -41,8 +42,9 @@ export function mountTui(options: Partial<RunTuiOptions> & { openTask?(taskId: s
   const tui = createTui({
     session: {
       dispatch: (command) => dispatched.push(command),
-      run: (text) => {
+      run: (text, images) => {
         runs.push(text);
+        runImages.push(images ?? []);
         return new Promise(() => {});
       },
     },
@@ -71,6 +73,7 @@ export function mountTui(options: Partial<RunTuiOptions> & { openTask?(taskId: s
     cwd,
     dispatched,
     runs,
+    runImages,
     exits: () => exits,
     clears: () => clears,
     emit,
