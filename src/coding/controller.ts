@@ -259,8 +259,8 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
       });
     }
   }
-  // How commands run is said when the person asked for a sandbox (it is off by default).
-  if (setup.sandboxSettings.mode !== undefined) task.ui.say({ say: "notice", text: setup.sandboxNote });
+  // How commands run is said once when it is news: a sandbox mode the person chose, or no sandbox here.
+  if (setup.announceSandbox) task.ui.say({ say: "notice", text: setup.sandboxNote });
   if (setup.settings.yolo) {
     task.ui.say({
       say: "notice",

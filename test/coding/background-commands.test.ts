@@ -1,28 +1,20 @@
-import fs from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BackgroundRegistry } from "../../src/coding/process/background-registry.js";
 import { groupExists } from "../../src/coding/process/shell-process.js";
 import { createCommandOutputTool } from "../../src/coding/tools/command-output.js";
 import { createExecuteCommandTool } from "../../src/coding/tools/execute-command.js";
+import { COMMAND_MODES, processesWith, uniqueToken, waitUntil } from "./safety/command-modes.js";
 import { createTempWorkspace, type TempWorkspace, textOf } from "./temp-workspace.js";
 import { createTestToolContext, type TestToolContext } from "./tool-context.js";
 
-async function waitUntil(condition: () => boolean, ms = 5000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return condition();
-}
-
-describe("background commands and command_output", () => {
+describe.each(COMMAND_MODES)("background commands and command_output ($name)", (mode) => {
   let temp: TempWorkspace;
   let test: TestToolContext;
   let registry: BackgroundRegistry;
   const exec = (input: { command: string; timeout?: number; background?: boolean }) =>
     createExecuteCommandTool({
       workspace: temp.workspace,
+      sandbox: mode.sandbox(temp.root),
       registry,
       killGraceMs: 500,
       backgroundStartMs: 500,
@@ -49,8 +41,12 @@ describe("background commands and command_output", () => {
     });
     expect(started.isError).toBeFalsy();
     expect(started.details?.backgroundId).toBe("bg-1");
+    // In the sandbox without network, nothing else can reach it, and the model is told so.
+    const isolated = mode.sandbox(temp.root)
+      ? "\n[Sandbox] It runs in the sandbox without network: its ports cannot be reached from other commands, nor by the user. If they must be, stop it and start it again with unsandboxed: true; the user will be asked to approve it."
+      : "";
     expect(textOf(started.content)).toBe(
-      'Command started in the background as bg-1. It keeps running; use command_output with id "bg-1" to read its new output or to stop it. Output so far:\nfirst\n',
+      `Command started in the background as bg-1. It keeps running; use command_output with id "bg-1" to read its new output or to stop it. Output so far:\nfirst\n${isolated}`,
     );
     const pid = registry.get("bg-1")?.pid ?? 0;
     expect(groupExists(pid)).toBe(true);
@@ -75,10 +71,10 @@ describe("background commands and command_output", () => {
   });
 
   it("stops the whole process group, children included", async () => {
-    const started = await exec({ command: "sleep 100 & echo child:$!; sleep 100", background: true });
-    const child = Number(/child:(\d+)/.exec(textOf(started.content))?.[1]);
+    const token = uniqueToken();
+    await exec({ command: `(exec -a ${token} sleep 100) & echo started; sleep 100`, background: true });
     const pid = registry.get("bg-1")?.pid ?? 0;
-    expect(child).toBeGreaterThan(0);
+    expect(processesWith(token).length).toBeGreaterThan(0);
     const running = await output({ id: "bg-1" });
     expect(textOf(running.content)).toMatch(
       /^bg-1 \(.*\), running for \d+s\. Output since the last read:\n\(no new output\)$/,
@@ -86,7 +82,15 @@ describe("background commands and command_output", () => {
     const stopped = await output({ id: "bg-1", action: "stop" });
     expect(textOf(stopped.content)).toMatch(/^Stopped bg-1 \(.*\), terminated by signal SIGTERM\./);
     expect(await waitUntil(() => !groupExists(pid))).toBe(true);
-    expect(fs.existsSync(`/proc/${child}`)).toBe(false);
+    expect(processesWith(token)).toEqual([]);
+  });
+
+  it("says when a background command waits for input", async () => {
+    await exec({ command: "echo 'Name?'; mkfifo f; exec 3<>f; read -u 3 x", background: true });
+    const read = await output({ id: "bg-1" });
+    expect(textOf(read.content)).toMatch(
+      /^bg-1 \(.*\), running for \d+s\. It appears to be waiting for input/,
+    );
   });
 
   it("disposeAll kills every group still running", async () => {

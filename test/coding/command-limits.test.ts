@@ -2,19 +2,32 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { probeGroupActivity } from "../../src/coding/process/input-wait.js";
 import { HeadTailBuffer } from "../../src/coding/process/output-buffer.js";
 import { groupExists, startShellProcess } from "../../src/coding/process/shell-process.js";
+import { sandboxLauncher } from "../../src/coding/safety/sandbox.js";
 import { createExecuteCommandTool, INPUT_WAIT_MESSAGE } from "../../src/coding/tools/execute-command.js";
+import { COMMAND_MODES, waitUntil } from "./safety/command-modes.js";
 import { createTempWorkspace, type TempWorkspace, textOf } from "./temp-workspace.js";
 import { createTestToolContext, type TestToolContext } from "./tool-context.js";
 
 const linux = process.platform === "linux";
 
-describe("execute_command limits", () => {
+describe.each(COMMAND_MODES)("execute_command limits ($name)", (mode) => {
   let temp: TempWorkspace;
   let test: TestToolContext;
   const tool = (
     options: { inputWaitMs?: number; maxOutputChars?: number; defaultTimeoutSeconds?: number } = {},
   ) =>
-    createExecuteCommandTool({ workspace: temp.workspace, killGraceMs: 500, inputWaitMs: 1000, ...options });
+    createExecuteCommandTool({
+      workspace: temp.workspace,
+      sandbox: mode.sandbox(temp.root),
+      killGraceMs: 500,
+      inputWaitMs: 1000,
+      ...options,
+    });
+  /** How `startShellProcess` runs commands in this mode. */
+  const launcher = () => {
+    const sandbox = mode.sandbox(temp.root);
+    return sandbox ? { launcher: sandboxLauncher(sandbox) } : {};
+  };
 
   beforeEach(async () => {
     temp = await createTempWorkspace();
@@ -83,6 +96,7 @@ describe("execute_command limits", () => {
       env: process.env,
       maxOutputChars: 100,
       killGraceMs: 200,
+      ...launcher(),
     };
     const sleeping = await startShellProcess({ ...options, command: "sleep 100" });
     const reading = await startShellProcess({
@@ -120,13 +134,15 @@ describe("execute_command limits", () => {
       env: process.env,
       maxOutputChars: 1000,
       killGraceMs: 200,
+      ...launcher(),
     });
     let peak = 0;
     proc.onOutput(() => {
       peak = Math.max(peak, proc.retainedChars);
     });
     await proc.exited;
-    expect(groupExists(proc.pid)).toBe(false);
+    // Soon rather than at once: the sandbox's init lingers as a zombie until the system reaps it.
+    expect(await waitUntil(() => !groupExists(proc.pid))).toBe(true);
     // Two buffers (whole run, unread), each at most 1.5 times the limit.
     expect(peak).toBeLessThanOrEqual(3000);
     expect(proc.output().omitted).toBe(20_000_000 - 1000);

@@ -4,27 +4,27 @@ import {
   createExecuteCommandTool,
   type ExecuteCommandOptions,
 } from "../../src/coding/tools/execute-command.js";
-import { isRunning } from "../support/process.js";
+import { COMMAND_MODES, processesWith, uniqueToken, waitUntil } from "./safety/command-modes.js";
 import { createTempWorkspace, type TempWorkspace, textOf } from "./temp-workspace.js";
 import { createTestToolContext, type TestToolContext } from "./tool-context.js";
 
-async function waitUntil(condition: () => boolean, ms = 3000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return condition();
-}
-
-describe("execute_command", () => {
+describe.each(COMMAND_MODES)("execute_command ($name)", (mode) => {
   let temp: TempWorkspace;
   let test: TestToolContext;
   const run = (input: { command: string; timeout?: number }, options: Partial<ExecuteCommandOptions> = {}) =>
-    createExecuteCommandTool({ workspace: temp.workspace, killGraceMs: 500, ...options }).execute(
-      input,
-      test.ctx,
-    );
+    createExecuteCommandTool({
+      workspace: temp.workspace,
+      killGraceMs: 500,
+      sandbox: mode.sandbox(temp.root),
+      ...options,
+    }).execute(input, test.ctx);
+
+  /** Runs `command`, whose processes carry `token`, checking they ran before it ended. */
+  async function runSeen(token: string, input: { command: string; timeout?: number }) {
+    const result = run(input);
+    expect(await waitUntil(() => processesWith(token).length > 0)).toBe(true);
+    return result;
+  }
 
   beforeEach(async () => {
     temp = await createTempWorkspace({ "hello.txt": "hi there\n" });
@@ -80,23 +80,38 @@ describe("execute_command", () => {
   });
 
   it("kills the whole process group on timeout, children included", async () => {
+    const token = uniqueToken();
     const started = Date.now();
-    const result = await run({ command: "sleep 100 & echo child:$!; wait", timeout: 1 });
+    const result = await runSeen(token, {
+      command: `(exec -a ${token} sleep 100) & echo started; wait`,
+      timeout: 1,
+    });
     expect(Date.now() - started).toBeLessThan(5000);
     expect(result.isError).toBe(true);
     expect(result.details).toMatchObject({ timedOut: true, aborted: false });
     const text = textOf(result.content);
     expect(text).toContain("Command timed out after 1s");
-    const pid = Number(/child:(\d+)/.exec(text)?.[1]);
-    expect(pid).toBeGreaterThan(0);
-    expect(await waitUntil(() => !isRunning(pid))).toBe(true);
+    expect(text).toContain("started");
+    expect(await waitUntil(() => processesWith(token).length === 0)).toBe(true);
   });
 
   it("escalates to SIGKILL when the command ignores SIGTERM", async () => {
-    const result = await run({ command: "trap '' TERM; sleep 100 & echo child:$!; wait", timeout: 0.5 });
+    const token = uniqueToken();
+    const result = await runSeen(token, {
+      command: `trap '' TERM; (exec -a ${token} sleep 100) & wait`,
+      timeout: 0.5,
+    });
     expect(result.details?.timedOut).toBe(true);
-    const pid = Number(/child:(\d+)/.exec(textOf(result.content))?.[1]);
-    expect(await waitUntil(() => !isRunning(pid))).toBe(true);
+    expect(await waitUntil(() => processesWith(token).length === 0)).toBe(true);
+  });
+
+  it("gives the command its grace time: SIGTERM first, then SIGKILL", async () => {
+    const result = await run({
+      command: "trap 'echo cleaning up; sleep 0.2; echo cleaned; exit 1' TERM; echo ready; sleep 100 & wait",
+      timeout: 0.5,
+    });
+    expect(result.details?.timedOut).toBe(true);
+    expect(textOf(result.content)).toMatch(/ready\ncleaning up\ncleaned\n$/);
   });
 
   it("stops the command when the task is aborted", async () => {

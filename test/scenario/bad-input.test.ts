@@ -6,12 +6,12 @@
 import { existsSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { processesWith } from "../coding/safety/command-modes.js";
 import { parseJsonLines } from "../support/cli.js";
 import {
   closeScenarios,
   complete,
   type Format,
-  isRunning,
   resultOf,
   sentToolCallIds,
   sentToolResults,
@@ -137,13 +137,15 @@ describe("arguments that do not match the schema", () => {
 
 describe("a command that outlives its timeout", () => {
   it("is stopped with every process it started, and the model is told it timed out", async () => {
+    // Found by name in /proc: a pid printed inside the sandbox is not the host's.
+    const token = `bowline-outlived-${process.pid}-${Date.now()}`;
     const s = await startScenario("anthropic", [
       {
         toolCalls: [
           {
             id: "toolu_sleep",
             name: "execute_command",
-            input: { command: "sleep 30 & echo $! > sleep.pid; wait" },
+            input: { command: `(exec -a ${token} sleep 30) & wait` },
           },
         ],
       },
@@ -164,8 +166,6 @@ describe("a command that outlives its timeout", () => {
     const [result] = sentToolResults(s.server.requests[1]!);
     expect(result).toMatchObject({ id: "toolu_sleep", isError: true });
     expect(result!.text).toContain("Command timed out after 1s");
-    const pid = Number(readFileSync(join(s.repo, "sleep.pid"), "utf8"));
-    expect(pid).toBeGreaterThan(0);
-    expect(isRunning(pid)).toBe(false);
+    expect(processesWith(token)).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { isSupervisor, listGroup } from "./process-group.js";
 
 /**
  * What the processes of a group are doing, as far as Linux's /proc tells:
@@ -24,41 +25,22 @@ const SYSCALLS: Partial<Record<NodeJS.Architecture, { read: number[]; wait: numb
 const FIFO_OPEN_WCHAN = new Set(["wait_for_partner", "fifo_open"]);
 
 /**
- * Classifies the process group `pgid`. Contract: never throws; anything unreadable makes the
- * answer `unknown` or `busy`, never a false `waiting-for-input`.
+ * Classifies the process group `pgid`. Supervisors (the sandbox launcher) are left out: they only
+ * wait for the command they run. Contract: never throws; anything unreadable makes the answer
+ * `unknown` or `busy`, never a false `waiting-for-input`.
  */
 export function probeGroupActivity(pgid: number, proc = "/proc"): GroupActivity {
   const numbers = SYSCALLS[process.arch];
   if (process.platform !== "linux" || numbers === undefined) return "unknown";
-  let pids: string[];
-  try {
-    pids = fs.readdirSync(proc).filter((name) => /^\d+$/.test(name));
-  } catch {
-    return "unknown";
-  }
+  const members = listGroup(pgid, proc)?.filter((stat) => !isSupervisor(stat));
+  if (members === undefined || members.length === 0) return "unknown";
   let reading = 0;
-  let members = 0;
-  for (const pid of pids) {
-    const stat = readStat(`${proc}/${pid}/stat`);
-    if (stat === undefined || stat.pgrp !== pgid || stat.state === "Z" || stat.state === "X") continue;
-    members++;
-    const activity = stat.state === "S" ? classify(`${proc}/${pid}`, numbers) : "other";
+  for (const stat of members) {
+    const activity = stat.state === "S" ? classify(`${proc}/${stat.pid}`, numbers) : "other";
     if (activity === "other") return "busy";
     if (activity === "reading") reading++;
   }
-  if (members === 0) return "unknown";
   return reading > 0 ? "waiting-for-input" : "busy";
-}
-
-function readStat(file: string): { state: string; pgrp: number } | undefined {
-  try {
-    const text = fs.readFileSync(file, "utf8");
-    // The command name is in parentheses and may itself contain spaces or parentheses.
-    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    return { state: fields[0] ?? "", pgrp: Number(fields[2]) };
-  } catch {
-    return undefined;
-  }
 }
 
 function classify(dir: string, numbers: { read: number[]; wait: number[]; open: number[] }): ProcessActivity {

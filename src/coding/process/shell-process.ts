@@ -1,6 +1,8 @@
 import type { ChildProcessByStdio } from "node:child_process";
+import os from "node:os";
 import type { Readable } from "node:stream";
 import { HeadTailBuffer, type KeptOutput } from "./output-buffer.js";
+import { isSupervisor, listGroup } from "./process-group.js";
 
 export interface ShellProcessOptions {
   command: string;
@@ -14,7 +16,9 @@ export interface ShellProcessOptions {
   killGraceMs: number;
   /**
    * A program that runs the shell for us, e.g. the sandbox: spawned as
-   * `<command> ...args <shell> -c <command line>`.
+   * `<command> ...args <shell> -c <command line>`. It must keep the command in its process group,
+   * exit when the command does, and report a command killed by signal N as exit code 128 + N
+   * (as bubblewrap does).
    */
   launcher?: { command: string; args: readonly string[] };
 }
@@ -78,7 +82,7 @@ export class ShellProcess {
         resolve(exit);
       };
       child.on("exit", (code, signal) => {
-        exit = { code, signal };
+        exit = options.launcher ? launcherExit(code, signal) : { code, signal };
         drainTimer = setTimeout(finish, PIPE_DRAIN_MS);
       });
       child.on("close", finish);
@@ -118,7 +122,7 @@ export class ShellProcess {
    */
   stop(): Promise<ProcessExit> {
     if (this.stopping) return this.stopping;
-    signalGroup(this.pid, "SIGTERM");
+    this.terminate();
     const kill = setTimeout(() => signalGroup(this.pid, "SIGKILL"), this.options.killGraceMs);
     kill.unref();
     this.stopping = this.exited.then((exit) => {
@@ -126,6 +130,19 @@ export class ShellProcess {
       return exit;
     });
     return this.stopping;
+  }
+
+  /**
+   * SIGTERM to the group. A launcher is spared while the command runs: it ends by itself once the
+   * command has, and if it died first (bubblewrap with --die-with-parent) it would take every
+   * process of the sandbox with it at once, leaving them no grace time. A process forked meanwhile
+   * gets the SIGKILL.
+   */
+  private terminate(): void {
+    const members = this.options.launcher ? listGroup(this.pid) : undefined;
+    const targets = members?.filter((member) => member.pid !== this.pid && !isSupervisor(member)) ?? [];
+    if (targets.length === 0) signalGroup(this.pid, "SIGTERM");
+    for (const target of targets) signalProcess(target.pid, "SIGTERM");
   }
 
   /** Synchronous SIGKILL of the group, for process exit. */
@@ -155,17 +172,34 @@ export async function startShellProcess(options: ShellProcessOptions): Promise<S
   return new ShellProcess(child, options);
 }
 
+/** Signal names by number; the first name wins over its aliases (SIGABRT, not SIGIOT). */
+const SIGNAL_NAMES = new Map<number, NodeJS.Signals>();
+for (const [name, number] of Object.entries(os.constants.signals)) {
+  if (!SIGNAL_NAMES.has(number)) SIGNAL_NAMES.set(number, name as NodeJS.Signals);
+}
+
+/** The command's exit, from the exit of the launcher that ran it (128 + N: killed by signal N). */
+function launcherExit(code: number | null, signal: NodeJS.Signals | null): ProcessExit {
+  const name = code !== null && code > 128 ? SIGNAL_NAMES.get(code - 128) : undefined;
+  return name ? { code: null, signal: name } : { code, signal };
+}
+
 /**
- * Sends `signal` to the process group led by `pid`. ESRCH (no such group) and EPERM (the id now
- * belongs to someone else's group) both mean our group is gone, which is what stopping wants.
+ * Sends `signal` to one process, or to a process group given as `-pgid`. ESRCH (none left) and
+ * EPERM (the id now belongs to someone else) both mean ours is gone, which is what stopping wants.
  */
-export function signalGroup(pid: number, signal: NodeJS.Signals | 0): void {
+function signalProcess(target: number, signal: NodeJS.Signals | 0): void {
   try {
-    process.kill(-pid, signal);
+    process.kill(target, signal);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "ESRCH" && code !== "EPERM") throw error;
   }
+}
+
+/** Sends `signal` to the process group led by `pid` (see `signalProcess`). */
+export function signalGroup(pid: number, signal: NodeJS.Signals | 0): void {
+  signalProcess(-pid, signal);
 }
 
 /** True while any process of the group led by `pid` exists (zombies included). */

@@ -14,7 +14,7 @@ import {
   type TrustDecision,
   type TrustSubject,
 } from "./project-trust.js";
-import { type CommandSandbox, detectSandbox } from "./sandbox.js";
+import { type CommandSandbox, detectSandbox, type SandboxAvailability } from "./sandbox.js";
 import { loadShellParser } from "./shell-parser.js";
 
 /** Everything the permission policy and the command tool need, loaded once per session. */
@@ -26,6 +26,11 @@ export interface PermissionSetup {
   sandbox?: CommandSandbox;
   /** One line for the person: how commands run (sandboxed, or why not). */
   sandboxNote: string;
+  /**
+   * The note is news worth saying once when a task starts: the person chose a sandbox mode, or
+   * the default sandbox is unavailable here. A default sandbox that works goes unannounced.
+   */
+  announceSandbox: boolean;
   /** Project settings ignored (a project cannot loosen the user's), one line each. */
   ignored: string[];
   /** Set when the project's settings add hooks, MCP servers or allow rules. */
@@ -41,6 +46,8 @@ export interface PermissionSetupOptions {
   projectTrusted?: boolean;
   /** Approve everything not denied (`--yes`). */
   yolo?: boolean;
+  /** Whether bubblewrap works here. Default: `detectSandbox()`. */
+  detectSandbox?: () => Promise<SandboxAvailability>;
 }
 
 /**
@@ -55,33 +62,13 @@ export async function loadPermissionSetup(options: PermissionSetupOptions): Prom
   const projectTrusted = options.projectTrusted ?? decision === "trusted";
   const [loaded, availability] = await Promise.all([
     loadApprovalSettings(approvalSettingsFiles(options.home, root), projectTrusted),
-    detectSandbox(),
+    (options.detectSandbox ?? detectSandbox)(),
     loadShellParser(),
   ]);
   const settings = { ...loaded.settings, yolo: loaded.settings.yolo || options.yolo === true };
   const sandboxSettings = loaded.permissions.sandbox;
-  // Opt-in for now: background commands, input-wait detection and process-group kills are not
-  // yet reliable under bwrap (see the issue 8 note).
-  const mode = sandboxSettings.mode ?? "off";
-  let sandbox: CommandSandbox | undefined;
-  let sandboxNote: string;
-  if (mode === "off") {
-    sandboxNote = availability.available
-      ? "Commands run without a sandbox (set sandbox.mode to workspace-write in approvals.json to use bubblewrap)."
-      : `Commands run without a sandbox: ${availability.reason}. Commands that are not read-only ask first.`;
-  } else if (!availability.available) {
-    sandboxNote = `The sandbox (${mode}) is unavailable: ${availability.reason}. Commands run without it, and those that are not read-only ask first.`;
-  } else {
-    sandbox = {
-      mode,
-      network: sandboxSettings.network,
-      workspaceRoot: root,
-      writable: sandboxSettings.writable,
-      hidden: [options.home],
-      bwrapPath: availability.bwrapPath,
-    };
-    sandboxNote = `Commands run in a ${mode} sandbox${sandboxSettings.network ? "" : " without network"}.`;
-  }
+  const { sandbox, note } = chooseSandbox(sandboxSettings, availability, root, options.home);
+  const announceSandbox = sandboxSettings.mode !== undefined || !availability.available;
   const policyOptions: PermissionPolicyOptions = {
     settings,
     rules: loaded.permissions.rules,
@@ -94,10 +81,47 @@ export async function loadPermissionSetup(options: PermissionSetupOptions): Prom
     rules: loaded.permissions.rules,
     sandboxSettings,
     ...(sandbox ? { sandbox } : {}),
-    sandboxNote,
+    sandboxNote: note,
+    announceSandbox,
     ignored: loaded.ignored,
     ...(subject ? { trust: { subject, decision: decision ?? "unknown" } } : {}),
     policyOptions,
+  };
+}
+
+/**
+ * The sandbox commands run in, and a line saying so. The mode defaults to workspace-write where
+ * bubblewrap works and to off elsewhere; a mode asked for where bubblewrap does not work falls
+ * back to off, and commands that are not read-only ask first as they do without a sandbox.
+ */
+function chooseSandbox(
+  settings: SandboxSettings,
+  availability: SandboxAvailability,
+  workspaceRoot: string,
+  bowlineHome: string,
+): { sandbox?: CommandSandbox; note: string } {
+  if (settings.mode === "off") return { note: "Commands run without a sandbox (sandbox.mode is off)." };
+  if (!availability.available) {
+    const asked = settings.mode ? ` (sandbox.mode is ${settings.mode})` : "";
+    return {
+      note: `Commands run without a sandbox${asked}: ${availability.reason}. Commands that are not read-only ask first.`,
+    };
+  }
+  const mode = settings.mode ?? "workspace-write";
+  const sandbox: CommandSandbox = {
+    mode,
+    network: settings.network,
+    workspaceRoot,
+    writable: settings.writable,
+    // Bowline's own settings, keys and task journals.
+    hidden: [bowlineHome],
+    bwrapPath: availability.bwrapPath,
+  };
+  const writable = mode === "workspace-write" ? "the workspace and temp directories" : "temp directories";
+  const network = settings.network ? "with" : "without";
+  return {
+    sandbox,
+    note: `Commands run in a ${mode} sandbox (bubblewrap): only ${writable} are writable, ${network} network.`,
   };
 }
 

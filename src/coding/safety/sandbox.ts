@@ -44,36 +44,54 @@ const HIDDEN_IN_HOME = [
 ];
 
 /** Protected workspace paths that stay read-only inside the sandbox (hooks would run outside it). */
-const READ_ONLY_IN_WORKSPACE = [".git/hooks", ".git/config", ".bowline"];
+const READ_ONLY_IN_WORKSPACE = [".bowline"];
+
+/** The same inside a git directory (the workspace's `.git`, or one outside it). */
+const READ_ONLY_IN_GIT_DIR = ["hooks", "config", "config.worktree"];
+
+export interface SandboxProbeOptions {
+  /** Default: this process's platform. */
+  platform?: NodeJS.Platform;
+  /** Where to look for bwrap, as in PATH. Default: PATH. */
+  searchPath?: string;
+}
 
 let probe: Promise<SandboxAvailability> | undefined;
 
 /**
- * Whether bubblewrap can confine commands here: runs a trivial sandboxed `true` once per process
- * (cached). Never rejects.
+ * Whether bubblewrap can confine commands here: runs `true` in a sandbox set up exactly as
+ * commands' are (user namespaces can be disabled, or a container can deny mounts). Cached per
+ * process without options. Never rejects.
  */
-export function detectSandbox(): Promise<SandboxAvailability> {
-  probe ??= probeBwrap();
+export function detectSandbox(options?: SandboxProbeOptions): Promise<SandboxAvailability> {
+  if (options) return probeBwrap(options);
+  probe ??= probeBwrap({});
   return probe;
 }
 
-async function probeBwrap(): Promise<SandboxAvailability> {
-  if (process.platform !== "linux") {
-    return { available: false, reason: `there is no OS sandbox for ${process.platform} yet` };
+async function probeBwrap(options: SandboxProbeOptions): Promise<SandboxAvailability> {
+  const platform = options.platform ?? process.platform;
+  if (platform !== "linux") {
+    return { available: false, reason: `there is no OS sandbox for ${platform} yet` };
   }
-  const bwrapPath = findProgram("bwrap");
+  const bwrapPath = findProgram("bwrap", options.searchPath ?? process.env.PATH ?? "");
   if (!bwrapPath) return { available: false, reason: "bubblewrap (bwrap) is not installed" };
-  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--", "true"];
+  const { args } = sandboxLauncher({
+    mode: "workspace-write",
+    network: false,
+    workspaceRoot: os.tmpdir(),
+    bwrapPath,
+  });
   return new Promise((resolve) => {
-    execFile(bwrapPath, args, { timeout: 5000 }, (error, _stdout, stderr) => {
+    execFile(bwrapPath, [...args, "true"], { timeout: 5000 }, (error, _stdout, stderr) => {
       if (!error) resolve({ available: true, bwrapPath });
       else resolve({ available: false, reason: `bwrap cannot run here (${stderr.trim() || error.message})` });
     });
   });
 }
 
-function findProgram(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+function findProgram(name: string, searchPath: string): string | undefined {
+  for (const dir of searchPath.split(path.delimiter)) {
     if (!dir) continue;
     const candidate = path.join(dir, name);
     try {
@@ -86,7 +104,13 @@ function findProgram(name: string): string | undefined {
   return undefined;
 }
 
-/** The program and arguments that run `<shell> -c <command>` inside the sandbox. */
+/**
+ * The program and arguments that run `<shell> -c <command>` inside the sandbox. The command stays
+ * in the process group it was started in (no --new-session): stopping and input-wait detection
+ * work on that group, and it has no terminal that --new-session would guard (stdin is closed and
+ * the group is a session of its own without a controlling terminal). In its own PID namespace,
+ * everything it starts ends with it.
+ */
 export function sandboxLauncher(sandbox: CommandSandbox): { command: string; args: string[] } {
   const home = sandbox.home ?? os.homedir();
   const args = [
@@ -102,11 +126,13 @@ export function sandboxLauncher(sandbox: CommandSandbox): { command: string; arg
     if (isDirectory(dir)) args.push("--bind", dir, dir);
   const root = sandbox.workspaceRoot;
   if (sandbox.mode === "workspace-write") {
-    args.push("--bind", root, root);
-    for (const entry of READ_ONLY_IN_WORKSPACE) {
-      const abs = path.join(root, entry);
-      if (fs.existsSync(abs)) args.push("--ro-bind", abs, abs);
-    }
+    const gitDirs = gitDirsOutside(root);
+    // A worktree's own git directory lies inside the common one: bind only the outermost.
+    const outermost = gitDirs.filter(
+      (dir) => !gitDirs.some((other) => other !== dir && isWithin(dir, other)),
+    );
+    for (const dir of [root, ...outermost]) args.push("--bind", dir, dir);
+    for (const abs of readOnlyInWorkspace(root, gitDirs)) args.push("--ro-bind", abs, abs);
   } else {
     // The workspace may lie inside a temp directory bound writable above.
     args.push("--ro-bind", root, root);
@@ -116,12 +142,64 @@ export function sandboxLauncher(sandbox: CommandSandbox): { command: string; arg
     if (isDirectory(abs)) args.push("--bind", abs, abs);
   }
   const hidden = [...HIDDEN_IN_HOME.map((entry) => path.join(home, entry)), ...(sandbox.hidden ?? [])];
-  for (const abs of hidden) {
+  // Hiding a directory that holds the workspace would hide the workspace.
+  for (const abs of hidden.filter((entry) => !isWithin(root, entry))) {
     if (isDirectory(abs)) args.push("--tmpfs", abs);
     else if (fs.existsSync(abs)) args.push("--ro-bind", "/dev/null", abs);
   }
   args.push("--chdir", root, "--");
-  return { command: sandbox.bwrapPath ?? findProgram("bwrap") ?? "bwrap", args };
+  return { command: sandbox.bwrapPath ?? findProgram("bwrap", process.env.PATH ?? "") ?? "bwrap", args };
+}
+
+/** True when `inner` is `outer` or lies inside it. */
+function isWithin(inner: string, outer: string): boolean {
+  const relative = path.relative(outer, inner);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}
+
+/**
+ * The git directories of the repository holding the workspace when they lie outside it (the
+ * workspace is a subfolder of the repository, or a worktree), so that git can commit there too.
+ */
+function gitDirsOutside(root: string): string[] {
+  for (let dir = root; ; dir = path.dirname(dir)) {
+    const dotGit = path.join(dir, ".git");
+    if (isDirectory(dotGit)) return dir === root ? [] : [dotGit];
+    const gitDir = readGitLink(dotGit);
+    if (gitDir !== undefined) {
+      const common = readGitLink(path.join(gitDir, "commondir"), "") ?? gitDir;
+      return [...new Set([gitDir, common])].filter((abs) => isDirectory(abs) && !isWithin(abs, root));
+    }
+    if (path.dirname(dir) === dir) return [];
+  }
+}
+
+/**
+ * The directory a `.git` file (`gitdir: <path>`) or a `commondir` file (`<path>`) names, resolved
+ * against the file's directory; undefined when there is no such file.
+ */
+function readGitLink(file: string, prefix = "gitdir: "): string | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8").trim();
+  } catch {
+    return undefined;
+  }
+  if (!text.startsWith(prefix)) return undefined;
+  return path.resolve(path.dirname(file), text.slice(prefix.length));
+}
+
+/**
+ * Paths under the workspace, and in a repository's git directories outside it, that stay
+ * read-only: what git runs (hooks, and config that names programs) would run outside the sandbox.
+ */
+function readOnlyInWorkspace(root: string, gitDirsOutside: readonly string[]): string[] {
+  const gitDirs = [path.join(root, ".git"), ...gitDirsOutside];
+  const candidates = [
+    ...READ_ONLY_IN_WORKSPACE.map((entry) => path.join(root, entry)),
+    ...gitDirs.flatMap((dir) => READ_ONLY_IN_GIT_DIR.map((entry) => path.join(dir, entry))),
+  ];
+  return [...new Set(candidates)].filter((abs) => fs.existsSync(abs));
 }
 
 function isDirectory(abs: string): boolean {
@@ -148,14 +226,14 @@ const FAILURE_SIGNS: Array<[RegExp, (sandbox: CommandSandbox) => string]> = [
     (sandbox) =>
       sandbox.mode === "read-only"
         ? "it tried to write a file, and the sandbox is read-only (only temp directories are writable)"
-        : "it tried to write outside the workspace and temp directories, which the sandbox makes read-only",
+        : "it tried to write outside the workspace and temp directories (or to .git/hooks, .git/config or .bowline), which the sandbox keeps read-only",
   ],
   [
     /Network is unreachable|ENETUNREACH|Could not resolve host|EAI_AGAIN|ENOTFOUND|Temporary failure in name resolution|Name or service not known|getaddrinfo|Connection refused|ECONNREFUSED/i,
     (sandbox) =>
       sandbox.network
         ? ""
-        : "it needs the network, which the sandbox turns off (only a private loopback exists)",
+        : "it needs the network, which the sandbox turns off (each command has a private localhost of its own, so a server started by another command is out of reach too)",
   ],
 ];
 
@@ -181,7 +259,9 @@ export function diagnoseSandboxFailure(sandbox: CommandSandbox, output: string):
 export function describeSandbox(sandbox: CommandSandbox): string {
   const writable =
     sandbox.mode === "workspace-write" ? "the workspace and temp directories" : "only temp directories";
-  const network = sandbox.network ? "" : ", without network access";
+  const network = sandbox.network
+    ? ""
+    : ", without network access (each command has a private localhost of its own: a server started by one command cannot be reached from another)";
   return `Commands run in a sandbox: ${writable} are writable, the rest is read-only${network}; credentials (~/.ssh, ~/.aws, API keys in the environment) are hidden.`;
 }
 

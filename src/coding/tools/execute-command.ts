@@ -153,6 +153,10 @@ const NON_INTERACTIVE_ENV = {
   NO_COLOR: "1",
 };
 
+/** Said of a command left running in a sandbox without network (e.g. a dev server). */
+const ISOLATED_SERVER_NOTE =
+  "[Sandbox] It runs in the sandbox without network: its ports cannot be reached from other commands, nor by the user. If they must be, stop it and start it again with unsandboxed: true; the user will be asked to approve it.";
+
 export const INPUT_WAIT_MESSAGE =
   "The command appears to be waiting for input (e.g. a prompt); it was stopped. Pass flags that avoid prompts (e.g. --yes) or provide input via a file or pipe.";
 
@@ -226,7 +230,8 @@ export function createExecuteCommandTool(
       const requested = input.timeout !== undefined && input.timeout > maxTimeout;
       const capNote = requested ? ` (the ${input.timeout}s asked for is capped at ${maxTimeout}s)` : "";
       const background = backgroundId && { id: backgroundId, automatic: !input.background };
-      const note = sandboxFailure ? `\n${sandboxFailureMessage(sandboxFailure)}` : "";
+      const isolated = backgroundId && confined && !confined.network ? `\n${ISOLATED_SERVER_NOTE}` : "";
+      const note = sandboxFailure ? `\n${sandboxFailureMessage(sandboxFailure)}` : isolated;
       const content = `${outcome(result, timeoutSeconds, capNote, background || undefined)}\n${output}${note}`;
       const failed =
         result.timedOut || result.aborted || result.waitingForInput || sandboxFailure !== undefined;

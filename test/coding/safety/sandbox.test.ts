@@ -1,19 +1,27 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CommandSandbox, detectSandbox } from "../../../src/coding/safety/sandbox.js";
 import { createExecuteCommandTool } from "../../../src/coding/tools/execute-command.js";
+import { createWorkspace } from "../../../src/coding/workspace.js";
 import { createTempWorkspace, type TempWorkspace, textOf } from "../temp-workspace.js";
 import { createTestToolContext } from "../tool-context.js";
+import { createOutsideDir } from "./command-modes.js";
 
 /**
- * Real bubblewrap around real commands. The places that must stay out of reach live under the
- * home directory, not in /tmp, because temp directories are writable in the sandbox.
+ * Real bubblewrap around real commands. The places that must stay out of reach live outside the
+ * temp directories (see `createOutsideDir`), because those are writable in the sandbox.
  */
+/** An address of this machine besides loopback, if it has one. */
+const hostAddress = Object.values(os.networkInterfaces())
+  .flat()
+  .find((info) => info?.family === "IPv4" && !info.internal)?.address;
+
 describe.runIf(process.platform === "linux")("the bubblewrap sandbox", () => {
   let temp: TempWorkspace;
   let outside: string;
@@ -22,7 +30,7 @@ describe.runIf(process.platform === "linux")("the bubblewrap sandbox", () => {
   let port: number;
   beforeAll(async () => {
     temp = await createTempWorkspace({ "README.md": "hello\n" });
-    outside = fs.mkdtempSync(path.join(os.homedir(), ".bowline-sandbox-test-"));
+    outside = createOutsideDir();
     fakeHome = path.join(outside, "home");
     fs.mkdirSync(path.join(fakeHome, ".ssh"), { recursive: true });
     fs.writeFileSync(path.join(fakeHome, ".ssh", "id_ed25519"), "PRIVATE-KEY-MATERIAL\n");
@@ -33,7 +41,7 @@ describe.runIf(process.platform === "linux")("the bubblewrap sandbox", () => {
       "[user]\n  name = Sandbox Test\n  email = t@example.com\n",
     );
     server = http.createServer((_request, response) => response.end("REACHED-THE-HOST"));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    await new Promise<void>((resolve) => server.listen(0, "0.0.0.0", resolve));
     port = (server.address() as AddressInfo).port;
   });
   afterAll(async () => {
@@ -89,18 +97,48 @@ describe.runIf(process.platform === "linux")("the bubblewrap sandbox", () => {
     expect(fs.readFileSync(path.join(fakeHome, ".ssh", "id_ed25519"), "utf8")).toMatch(/PRIVATE/);
   });
 
-  const connect = `node -e "require('http').get('http://127.0.0.1:${0}/', r => r.on('data', d => process.stdout.write(d))).on('error', e => { console.log(e.code); process.exit(7) })"`;
+  /** Node code that prints what http://host:port/ answers, or the error code. */
+  const fetchScript = (host: string) =>
+    `require('http').get('http://${host}:${port}/', r => r.on('data', d => process.stdout.write(d))).on('error', e => { console.log(e.code); process.exit(7) })`;
+  const connect = (host: string) => `node -e "${fetchScript(host)}"`;
 
   it("cannot reach the network when off: a server on the host's loopback is unreachable", async () => {
-    const result = await run(connect.replace(":0/", `:${port}/`));
+    const result = await run(connect("127.0.0.1"));
     expect(result.text).not.toMatch(/REACHED-THE-HOST/);
     expect(result.text).toMatch(/ECONNREFUSED/);
     expect(result.details?.sandboxFailure).toMatch(/network/);
   });
 
+  it.runIf(hostAddress)(
+    "cannot reach the network when off: nor another address of this machine",
+    async () => {
+      const address = hostAddress ?? "";
+      // Asynchronously: the server answers from this process.
+      const direct = (await promisify(execFile)("node", ["-e", fetchScript(address)])).stdout;
+      // The address works from outside the sandbox, so failing inside is the sandbox's doing.
+      expect(direct).toMatch(/REACHED-THE-HOST/);
+      const result = await run(connect(address));
+      expect(result.text).not.toMatch(/REACHED-THE-HOST/);
+      expect(result.text).toMatch(/ENETUNREACH/);
+      expect(result.details?.sandboxFailure).toMatch(/network/);
+    },
+  );
+
   it("reaches the network when allowed", async () => {
-    const result = await run(connect.replace(":0/", `:${port}/`), { network: true });
+    const result = await run(connect("127.0.0.1"), { network: true });
     expect(result.text).toMatch(/REACHED-THE-HOST/);
+  });
+
+  it("cannot plant a key in ~/.ssh or change a file in the home directory", async () => {
+    fs.writeFileSync(path.join(fakeHome, ".ssh", "authorized_keys"), "ssh-ed25519 THE-PERSONS-KEY\n");
+    const result = await run(
+      "echo ssh-ed25519 ATTACKER >> ~/.ssh/authorized_keys; echo 'alias ls=evil' >> ~/.gitconfig",
+    );
+    expect(fs.readFileSync(path.join(fakeHome, ".ssh", "authorized_keys"), "utf8")).toBe(
+      "ssh-ed25519 THE-PERSONS-KEY\n",
+    );
+    expect(fs.readFileSync(path.join(fakeHome, ".gitconfig"), "utf8")).not.toMatch(/evil/);
+    expect(result.details?.sandboxFailure).toMatch(/outside the workspace/);
   });
 
   it("runs npm test and git init + commit inside the workspace", async () => {
@@ -122,6 +160,59 @@ describe.runIf(process.platform === "linux")("the bubblewrap sandbox", () => {
     expect(execFileSync("git", ["-C", temp.root, "log", "--format=%an"], { encoding: "utf8" })).toMatch(
       /Sandbox Test/,
     );
+  });
+
+  /** A repository with one commit, outside the temp directories, and `git` for it. */
+  function outsideRepo(name: string) {
+    const repo = path.join(outside, name);
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-C", repo, ...args], {
+        encoding: "utf8",
+        env: { ...process.env, HOME: fakeHome },
+      });
+    fs.mkdirSync(path.join(repo, "pkg"), { recursive: true });
+    fs.writeFileSync(path.join(repo, "pkg", "a.txt"), "a\n");
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-q", "-m", "first");
+    return { repo, git };
+  }
+
+  /** Runs `command` in the sandbox with `root` as the workspace. */
+  async function runIn(root: string, command: string) {
+    const tool = createExecuteCommandTool({
+      workspace: createWorkspace(root),
+      sandbox: sandboxFor({ workspaceRoot: root }),
+      env: { ...process.env, HOME: fakeHome },
+      inputWaitMs: 0,
+    });
+    const result = await tool.execute({ command }, createTestToolContext().ctx);
+    return { ...result, text: textOf(result.content) };
+  }
+
+  it("commits in a workspace that is a subfolder of a repository; its hooks stay read-only", async () => {
+    const { repo, git } = outsideRepo("subfolder-repo");
+    const workspace = path.join(repo, "pkg");
+    const commit = await runIn(workspace, "echo b > b.txt && git add b.txt && git commit -q -m second");
+    expect(commit.details?.exitCode, commit.text).toBe(0);
+    expect(git("log", "--format=%s")).toBe("second\nfirst\n");
+    const hook = await runIn(workspace, "echo 'touch pwned' > ../.git/hooks/post-commit");
+    expect(fs.existsSync(path.join(repo, ".git", "hooks", "post-commit"))).toBe(false);
+    expect(hook.details?.sandboxFailure).toMatch(/\.git\/hooks/);
+    // Only the repository's git directory: the rest of the repository stays read-only.
+    await runIn(workspace, "echo changed > ../outside-the-workspace.txt");
+    expect(fs.existsSync(path.join(repo, "outside-the-workspace.txt"))).toBe(false);
+  });
+
+  it("commits in a workspace that is a git worktree", async () => {
+    const { repo, git } = outsideRepo("worktree-main");
+    const worktree = path.join(outside, "worktree");
+    git("worktree", "add", "-q", "-b", "feature", worktree);
+    const commit = await runIn(worktree, "echo c > c.txt && git add c.txt && git commit -q -m in-worktree");
+    expect(commit.details?.exitCode, commit.text).toBe(0);
+    expect(git("log", "--format=%s", "feature")).toBe("in-worktree\nfirst\n");
+    await runIn(worktree, `echo '[core]\n  hooksPath = /tmp' >> ${repo}/.git/config`);
+    expect(fs.readFileSync(path.join(repo, ".git", "config"), "utf8")).not.toMatch(/hooksPath/);
   });
 
   it("keeps .git/hooks and .bowline read-only inside a writable workspace", async () => {
