@@ -14,6 +14,7 @@ import {
   type TrustDecision,
   type TrustSubject,
 } from "./project-trust.js";
+import { readRememberedRules } from "./remembered-rules.js";
 import { type CommandSandbox, detectSandbox, type SandboxAvailability } from "./sandbox.js";
 import { loadShellParser } from "./shell-parser.js";
 
@@ -69,16 +70,18 @@ export async function loadPermissionSetup(options: PermissionSetupOptions): Prom
   const sandboxSettings = loaded.permissions.sandbox;
   const { sandbox, note } = chooseSandbox(sandboxSettings, availability, root, options.home);
   const announceSandbox = sandboxSettings.mode !== undefined || !availability.available;
+  // The settings' rules, then the person's "approve always" answers in this workspace.
+  const rules = [...loaded.permissions.rules, ...readRememberedRules(options.home, root)];
   const policyOptions: PermissionPolicyOptions = {
     settings,
-    rules: loaded.permissions.rules,
+    rules,
     workspace: options.workspace,
     protectedDirs: [options.home],
     sandbox: { active: sandbox !== undefined, autoApprove: sandboxSettings.autoApprove },
   };
   return {
     settings,
-    rules: loaded.permissions.rules,
+    rules,
     sandboxSettings,
     ...(sandbox ? { sandbox } : {}),
     sandboxNote: note,
