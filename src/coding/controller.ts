@@ -17,7 +17,13 @@ import { discoverAgents } from "./instructions/agents.js";
 import { loadRules, rulesSection } from "./instructions/rules.js";
 import { discoverSkills, skillsSection } from "./instructions/skills.js";
 import type { McpHub } from "./mcp/hub.js";
-import { createMcpAutoApprove, openMcpHub, type RunningMcpHub } from "./mcp/index.js";
+import {
+  answerMcpCommand,
+  createMcpAutoApprove,
+  openMcpHub,
+  type RunningMcpHub,
+  startServersAtFirstRequest,
+} from "./mcp/index.js";
 import { BackgroundRegistry } from "./process/background-registry.js";
 import { checkReadOnlyLine } from "./safety/command-check.js";
 import { composeApprovalPolicy } from "./safety/permission-policy.js";
@@ -134,7 +140,12 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     host: options.policy,
     interactive: options.interactive,
   });
-  const mcpHub = options.mcpHub ?? openMcpHub({ home, workspaceRoot: workspace.root, env: process.env });
+  const mcpHub =
+    options.mcpHub ?? openMcpHub({ home, workspaceRoot: workspace.root, env: process.env, start: false });
+  // The session's own servers start once the first model request is on its way, never before it.
+  const taskEmit = options.mcpHub
+    ? options.emit
+    : startServersAtFirstRequest(mcpHub as RunningMcpHub, options.emit);
   const mcpAutoApprove = createMcpAutoApprove(mcpHub);
   // A server's `autoApprove` allows its tools; otherwise the permission rules decide.
   const policy: ApprovalPolicy = (tool, input, calledName) => {
@@ -206,7 +217,10 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     // Secrets in tool output are masked before they are shown, journaled or sent.
     tools: prepared.tools.map((tool) => withSecretMasking(tool, masker)),
     toolOffer: prepared.offer,
-    systemPrompt: prepared.systemPrompt,
+    // Read per request: it gains the instructions of MCP servers as they connect.
+    get systemPrompt() {
+      return prepared.systemPrompt;
+    },
     policy,
     hooks: createExecutableHookRunner({
       dirs: trustedHookDirs(home, workspace.root),
@@ -215,7 +229,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     allowedInPlanMode: (tool, input) =>
       tool.category === "command" &&
       checkReadOnlyLine(String((input as { command?: unknown }).command), workspace.root).readOnly,
-    emit: options.emit,
+    emit: taskEmit,
     journal,
     interactive: options.interactive,
     mode: options.mode,
@@ -323,6 +337,10 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
         case "diff_checkpoints":
         case "restore_checkpoint":
           void checkpoints.command(command, options.emit, (id) => task.rewindToCheckpoint(id));
+          break;
+        case "list_mcp_servers":
+        case "get_mcp_prompt":
+          void answerMcpCommand(mcpHub, command, options.emit);
           break;
         case "start_task":
           throw new Error("start_task: this session already has a task; create a new session.");

@@ -14,6 +14,7 @@ import type { ToolContextInfo } from "../agent/tool-spec.js";
 import type { LlmToolDefinition, WireFormat } from "../llm/types.js";
 import type { AgentConfig } from "./instructions/agents.js";
 import type { McpHub } from "./mcp/hub.js";
+import { withServerInstructions } from "./mcp/instructions.js";
 import { createMcpOffer } from "./mcp/mcp-offer.js";
 import { buildSystemPrompt } from "./prompts/system-prompt.js";
 import { registerBuiltinSpecs } from "./tool-specs/register-builtin-specs.js";
@@ -64,7 +65,11 @@ export interface PreparedToolOffer {
   /** The handlers of the tools offered (the coordinator routes only these). */
   tools: ToolHandler[];
   offer: ToolOffer;
-  systemPrompt: string;
+  /**
+   * The system prompt as it is now. With MCP tools on offer it ends with the connected servers'
+   * instructions, so it changes when a server connects: read it for each request.
+   */
+  readonly systemPrompt: string;
   /** For the person: MCP tools that could not be offered, and why. */
   warnings: string[];
 }
@@ -165,11 +170,15 @@ export function prepareToolOffer(options: ToolOfferOptions): PreparedToolOffer {
       : []),
     ...(options.promptSections ?? []),
   ].filter(Boolean);
+  const base = [systemPrompt, ...sections].join("\n\n");
+  const current = mcp && options.mcpHub ? withServerInstructions(base, options.mcpHub) : () => base;
   return {
     variant,
     tools,
     offer,
-    systemPrompt: [systemPrompt, ...sections].join("\n\n"),
+    get systemPrompt() {
+      return current();
+    },
     warnings,
   };
 }

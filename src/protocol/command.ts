@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { CHECKPOINT_COMMANDS } from "./checkpoint-commands.js";
+import { MCP_COMMANDS } from "./mcp-commands.js";
 import { SESSION_COMMANDS } from "./session-commands.js";
 
 /** An image the person attached (pasted or dropped), base64-encoded. */
@@ -49,6 +50,7 @@ export const CommandSchema = z.discriminatedUnion("type", [
    */
   z.object({ type: z.literal("set_mode"), mode: z.enum(["plan", "act"]) }),
   ...CHECKPOINT_COMMANDS,
+  ...MCP_COMMANDS,
   ...SESSION_COMMANDS,
 ]);
 export type Command = z.infer<typeof CommandSchema>;

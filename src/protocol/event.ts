@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { CHECKPOINT_EVENTS } from "./checkpoint-commands.js";
+import { MCP_EVENTS } from "./mcp-commands.js";
 import { SESSION_EVENTS } from "./session-commands.js";
 import { UiMessageSchema, UsageSchema } from "./ui-message.js";
 
@@ -49,6 +50,7 @@ export const EventSchema = z.discriminatedUnion("type", [
     fatal: z.boolean(),
   }),
   ...CHECKPOINT_EVENTS,
+  ...MCP_EVENTS,
   ...SESSION_EVENTS,
 ]);
 export type Event = z.infer<typeof EventSchema>;

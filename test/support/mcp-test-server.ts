@@ -2,17 +2,20 @@
  * The project's own MCP server for tests and benchmarks, built on the official SDK.
  *
  *   node --import tsx test/support/mcp-test-server.ts stdio [--tools N [--offset K] [--catalog-only]] [--hang]
- *   node --import tsx test/support/mcp-test-server.ts http|sse [--port P]   (prints "listening <url>")
+ *   node --import tsx test/support/mcp-test-server.ts http|sse|oauth [--port P]   (prints "listening <url>")
+ *   common: [--instructions TEXT] (its initialize instructions) [--slow MS] (answers nothing for MS ms)
  *
  * Tools: echo {text}; sleep {ms} (cancellable); crash (exits with code 3 after a line on stderr);
  * image (a 1x1 PNG and a caption); embedded (an embedded text resource); fail (an isError result);
  * pid; add_tool {name} (adds an echo-like tool and announces the list change). `--tools N`
  * adds catalog entries K..K+N-1 that echo their arguments; `--catalog-only` leaves out the
  * tools above. Resources: test://greeting (text), test://pixel (PNG blob), template
- * test://notes/{id}. Prompt: review {file}. `--hang` never answers anything.
+ * test://notes/{id}. Prompts: review {file}; with `--dialogue` also dialogue (a user message and an
+ * assistant message with an embedded resource). `--hang` never answers anything. `oauth` serves
+ * streamable HTTP that needs OAuth tokens, from an authorization server on the same origin.
  */
 import { randomUUID } from "node:crypto";
-import { createServer as createHttpServer, type IncomingMessage } from "node:http";
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
@@ -85,7 +88,10 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 function createMcpServer(): Server {
   const server = new Server(
     { name: "bowline-test-server", version: "1.0.0" },
-    { capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} } },
+    {
+      capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} },
+      ...(flag("--instructions") !== undefined ? { instructions: flag("--instructions") } : {}),
+    },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: [
@@ -157,17 +163,36 @@ function createMcpServer(): Server {
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
     prompts: [
       { name: "review", description: "Review a file.", arguments: [{ name: "file", required: true }] },
+      ...(argv.includes("--dialogue")
+        ? [{ name: "dialogue", description: "A user and an assistant message." }]
+        : []),
     ],
   }));
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => ({
-    description: "Review a file.",
-    messages: [
-      {
-        role: "user",
-        content: { type: "text", text: `Please review ${request.params.arguments?.file ?? "?"}.` },
-      },
-    ],
-  }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    if (request.params.name === "dialogue") {
+      return {
+        messages: [
+          { role: "user", content: { type: "text", text: "What is in the greeting?" } },
+          {
+            role: "assistant",
+            content: {
+              type: "resource",
+              resource: { uri: "test://greeting", mimeType: "text/plain", text: "Hello!" },
+            },
+          },
+        ],
+      };
+    }
+    return {
+      description: "Review a file.",
+      messages: [
+        {
+          role: "user",
+          content: { type: "text", text: `Please review ${request.params.arguments?.file ?? "?"}.` },
+        },
+      ],
+    };
+  });
   return server;
 }
 
@@ -183,7 +208,7 @@ function readJson(req: IncomingMessage): Promise<unknown> {
 }
 
 async function serveHttp(): Promise<void> {
-  const streams = new Map<string, StreamableHTTPServerTransport>();
+  const streamable = createStreamableHandler();
   const sse = new Map<string, SSEServerTransport>();
   const http = createHttpServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
@@ -199,9 +224,20 @@ async function serveHttp(): Promise<void> {
       if (!transport) return void res.writeHead(404).end();
       return void (await transport.handlePostMessage(req, res, await readJson(req)));
     }
+    await streamable(req, res, req.method === "POST" ? await readJson(req) : undefined);
+  });
+  http.listen(Number(flag("--port") ?? 0), "127.0.0.1", () => {
+    const { port } = http.address() as AddressInfo;
+    process.stdout.write(`listening http://127.0.0.1:${port}/${mode === "sse" ? "sse" : "mcp"}\n`);
+  });
+}
+
+/** Streamable HTTP sessions: a request without a session id starts one. */
+function createStreamableHandler() {
+  const streams = new Map<string, StreamableHTTPServerTransport>();
+  return async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
     const id = req.headers["mcp-session-id"];
     let transport = typeof id === "string" ? streams.get(id) : undefined;
-    const body = req.method === "POST" ? await readJson(req) : undefined;
     if (!transport) {
       if (id !== undefined) return void res.writeHead(404).end();
       const created = new StreamableHTTPServerTransport({
@@ -213,19 +249,54 @@ async function serveHttp(): Promise<void> {
       transport = created;
     }
     await transport.handleRequest(req, res, body);
-  });
-  http.listen(Number(flag("--port") ?? 0), "127.0.0.1", () => {
-    const { port } = http.address() as AddressInfo;
-    process.stdout.write(`listening http://127.0.0.1:${port}/${mode === "sse" ? "sse" : "mcp"}\n`);
-  });
+  };
 }
 
+/**
+ * `oauth` mode: streamable HTTP at /mcp behind bearer tokens, and on the same origin an OAuth
+ * authorization server (the SDK's router: metadata, dynamic registration, authorize, token)
+ * whose sign-in page approves at once and redirects back with a code.
+ */
+async function serveOAuth(): Promise<void> {
+  const { createMcpExpressApp } = await import("@modelcontextprotocol/sdk/server/express.js");
+  const { getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } = await import(
+    "@modelcontextprotocol/sdk/server/auth/router.js"
+  );
+  const { requireBearerAuth } = await import(
+    "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js"
+  );
+  const { DemoInMemoryAuthProvider } = await import(
+    "@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js"
+  );
+  const http = createHttpServer();
+  await new Promise<void>((resolve) => http.listen(Number(flag("--port") ?? 0), "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const mcpUrl = new URL("/mcp", origin);
+  const provider = new DemoInMemoryAuthProvider();
+  const app = createMcpExpressApp({ host: "127.0.0.1" });
+  app.use(mcpAuthRouter({ provider, issuerUrl: new URL(origin), resourceServerUrl: mcpUrl }));
+  const bearer = requireBearerAuth({
+    verifier: provider,
+    resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl),
+  });
+  const streamable = createStreamableHandler();
+  app.all("/mcp", bearer, (req: IncomingMessage & { body?: unknown }, res: ServerResponse) => {
+    void streamable(req, res, req.body);
+  });
+  http.on("request", app);
+  process.stdout.write(`listening ${mcpUrl.href}\n`);
+}
+
+// A slow server: requests wait (buffered on stdin, or in the listen backlog) until it is up.
+if (flag("--slow")) await new Promise((resolve) => setTimeout(resolve, Number(flag("--slow"))));
 if (argv.includes("--hang")) {
   process.stdin.resume(); // reads requests and never answers
   process.stdin.on("end", () => process.exit(0));
 } else if (mode === "stdio") {
   process.stdin.on("end", () => process.exit(0));
   await createMcpServer().connect(new StdioServerTransport());
+} else if (mode === "oauth") {
+  await serveOAuth();
 } else {
   await serveHttp();
 }

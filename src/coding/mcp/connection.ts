@@ -3,6 +3,8 @@ import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.j
 import type { McpServerConfig } from "./config.js";
 import { isTimeout, McpServerError, messageOf, seconds, wake as waitForWake } from "./errors.js";
 import type { McpServerInfo, McpServerStatus } from "./hub.js";
+import { capInstructions } from "./instructions.js";
+import { createOAuthProvider } from "./oauth.js";
 import { emptyLists, loadLists, type ServerLists } from "./server-lists.js";
 import { isTransportFailure, type OpenedTransport, openTransport } from "./transports.js";
 
@@ -26,6 +28,8 @@ export interface ConnectionOptions {
   connectTimeoutMs: number;
   restart: RestartPolicy;
   clientVersion: string;
+  /** Where sign-ins to remote servers are kept (`~/.bowline`); absent: no OAuth. */
+  home?: string;
   onChange(): void;
 }
 
@@ -49,6 +53,13 @@ export interface ServerConnection {
   close(): Promise<void>;
 }
 
+/** The OAuth provider of a remote server, using what `bowline mcp login` stored. */
+function authProviderFor(options: ConnectionOptions) {
+  const { transport, name } = options.config;
+  if (!options.home || transport.type === "stdio") return undefined;
+  return createOAuthProvider({ home: options.home, server: name, url: transport.url });
+}
+
 export function createServerConnection(options: ConnectionOptions): ServerConnection {
   const { config } = options;
   const label = `The MCP server "${config.name}"`;
@@ -57,6 +68,8 @@ export function createServerConnection(options: ConnectionOptions): ServerConnec
   /** How the last connection ended ("exited (its last output: ...)"), for calls it broke. */
   let lossReason = "went away";
   let lists: ServerLists = emptyLists();
+  /** The connected server's instructions (initialize result), cut. */
+  let instructions: string | undefined;
   let client: Client | undefined;
   /** The client of the latest attempt, connected or not (closed on shutdown, killing its process). */
   let current: Client | undefined;
@@ -78,7 +91,7 @@ export function createServerConnection(options: ConnectionOptions): ServerConnec
 
   async function connect(): Promise<void> {
     const attempt = ++generation;
-    const transport = openTransport(config.transport, options.cwd);
+    const transport = openTransport(config.transport, options.cwd, authProviderFor(options));
     opened = transport;
     const candidate = new Client(
       { name: "bowline", version: options.clientVersion },
@@ -107,6 +120,7 @@ export function createServerConnection(options: ConnectionOptions): ServerConnec
       if (attempt !== generation || status === "closed") return void (await candidate.close());
       client = candidate;
       lists = loaded;
+      instructions = capInstructions(candidate.getInstructions());
       clearTimeout(stableTimer);
       stableTimer = setTimeout(() => (attempts = 0), STABLE_MS).unref();
       setStatus("connected");
@@ -206,11 +220,13 @@ export function createServerConnection(options: ConnectionOptions): ServerConnec
       status,
       ...(error ? { error } : {}),
       // A restarting server keeps its tools on offer: calls wait for it within their timeout.
-      ...(status === "connected" || status === "restarting" ? lists : emptyLists()),
+      ...(status === "connected" || status === "restarting"
+        ? { ...lists, ...(instructions ? { instructions } : {}) }
+        : emptyLists()),
       autoApprove: config.autoApprove,
     }),
     start() {
-      if (started) return;
+      if (started || status === "closed") return;
       started = true;
       void connect();
     },

@@ -1,4 +1,8 @@
 import type { McpToolSource } from "../../agent/tool-set/index.js";
+import type { McpPrompt, McpServerStatus } from "../../protocol/mcp-commands.js";
+
+/** Where a server is (see the protocol's McpServerStatusSchema). */
+export type { McpServerStatus };
 
 /** One piece of an MCP tool result or resource. `blob` is base64 (binary resources). */
 export type McpContent =
@@ -10,21 +14,6 @@ export interface McpCallResult {
   content: McpContent[];
   isError?: boolean;
 }
-
-/**
- * Where a server is: `starting` (first connection under way), `connected`, `restarting` (after
- * a crash, with back-off), `failed` (gave up; `error` says why), `disabled`, `untrusted` (a
- * project server the person has not trusted yet), `invalid` (its configuration is wrong).
- */
-export type McpServerStatus =
-  | "starting"
-  | "connected"
-  | "restarting"
-  | "failed"
-  | "disabled"
-  | "untrusted"
-  | "invalid"
-  | "closed";
 
 export interface McpToolInfo {
   name: string;
@@ -39,11 +28,8 @@ export interface McpResourceInfo {
   mimeType?: string;
 }
 
-export interface McpPromptInfo {
-  name: string;
-  description?: string;
-  arguments?: Array<{ name: string; description?: string; required?: boolean }>;
-}
+/** A prompt template a server offers (hosts show them as slash commands). */
+export type McpPromptInfo = McpPrompt;
 
 /** A server as the tool set and hosts see it. Servers that are not connected list nothing. */
 export interface McpServerInfo {
@@ -58,6 +44,11 @@ export interface McpServerInfo {
   /** URI templates (RFC 6570) of resources the server can read. */
   resourceTemplates?: Array<{ uriTemplate: string; name: string; description?: string }>;
   prompts?: McpPromptInfo[];
+  /**
+   * What the server says about using it (the `instructions` of its initialize result), cut to
+   * MAX_SERVER_INSTRUCTIONS characters; it joins the system prompt while the server is connected.
+   */
+  instructions?: string;
   /** Tools of this server that run without asking (`"*"`: all of them), from its `autoApprove`. */
   autoApprove?: readonly string[];
 }

@@ -1,4 +1,5 @@
 export { createMcpAutoApprove } from "./approval.js";
+export { answerMcpCommand, type McpCommandHub } from "./commands.js";
 export {
   type LazySchemaMode,
   loadMcpConfig,
@@ -19,6 +20,7 @@ export type {
   McpServerStatus,
   McpToolInfo,
 } from "./hub.js";
+export { startServersAtFirstRequest } from "./lazy-start.js";
 export {
   createMcpHub,
   DEFAULT_CONNECT_TIMEOUT_MS,

@@ -22,6 +22,8 @@ export interface McpHubOptions {
   restart?: Partial<RestartPolicy>;
   /** Sent to servers in the handshake. */
   clientVersion?: string;
+  /** Where sign-ins to remote servers are kept (`~/.bowline`, see oauth.ts); absent: no OAuth. */
+  home?: string;
 }
 
 export interface McpPromptMessage {
@@ -34,7 +36,7 @@ export interface RunningMcpHub extends McpHub {
   readonly lazySchemas: LazySchemaMode;
   /** Configuration problems (bad files, bad entries), for the person. */
   readonly problems: readonly McpConfigProblem[];
-  /** Starts every enabled, trusted server in parallel and returns at once. Idempotent. */
+  /** Starts every enabled, trusted server in parallel and returns at once. Idempotent; nothing once closed. */
   start(): void;
   /** Resolves when every started server is connected or has failed (CLI `mcp test`, tests). */
   whenSettled(): Promise<void>;
@@ -68,6 +70,7 @@ export function openMcpHub(options: {
     cwd: options.workspaceRoot,
     isTrusted: (server) => isTrusted(options.home, options.workspaceRoot, server),
     clientVersion: options.clientVersion,
+    home: options.home,
   });
   if (options.start !== false) hub.start();
   return hub;
@@ -85,6 +88,7 @@ export function createMcpHub(options: McpHubOptions): RunningMcpHub {
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     restart: { ...DEFAULT_RESTART, ...options.restart },
     clientVersion: options.clientVersion ?? "dev",
+    ...(options.home ? { home: options.home } : {}),
     onChange: changed,
   };
   /** Servers that may run, by name; the others are listed from the config alone. */
@@ -113,6 +117,7 @@ export function createMcpHub(options: McpHubOptions): RunningMcpHub {
     }
   }
   const order = [...new Set([...options.config.servers.map((s) => s.name), ...idle.keys()])];
+  let started = false;
 
   function connectionFor(server: string): ServerConnection {
     const connection = connections.get(server);
@@ -137,6 +142,8 @@ export function createMcpHub(options: McpHubOptions): RunningMcpHub {
       return () => listeners.delete(listener);
     },
     start() {
+      if (started) return;
+      started = true;
       // One spawn per turn of the event loop: spawning is synchronous (tens of ms on a busy
       // machine), and whatever else is starting (the first model request) goes in between.
       const queue = [...connections.values()];
@@ -181,6 +188,7 @@ export function createMcpHub(options: McpHubOptions): RunningMcpHub {
       };
     },
     async close() {
+      started = true; // a late start() (the first request's timer) must not spawn anything now
       await Promise.all([...connections.values()].map((connection) => connection.close()));
       listeners.clear();
     },

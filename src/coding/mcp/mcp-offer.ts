@@ -28,10 +28,13 @@ export interface McpOffer {
   /** use_mcp_tool, access_mcp_resource and search_mcp_tools: registered whatever is offered. */
   handlers: ToolHandler[];
   /**
-   * The specs to offer now. Native, schemas small enough: one native tool per MCP tool.
-   * Otherwise (XML, or lazy schemas): `use_mcp_tool` whose description lists the tools by
-   * server (with schemas unless lazy), plus `search_mcp_tools` when lazy or while servers are
-   * still starting. `access_mcp_resource` (listing the resources) when any server has some.
+   * The specs to offer now. Native, schemas small enough: one native tool per MCP tool, and
+   * while servers make their first connection `use_mcp_tool` (naming them) and
+   * `search_mcp_tools`, so the model can reach their tools before they join as native tools (a
+   * restarting server keeps its native tools). Otherwise (XML, or lazy schemas): `use_mcp_tool`
+   * whose description lists the tools by server (with schemas unless lazy), plus
+   * `search_mcp_tools` when lazy or while servers are still starting. `access_mcp_resource`
+   * (listing the resources) when any server has some.
    * The same array while the hub's server list is unchanged.
    */
   specs(protocol: "native" | "xml"): readonly ToolSpec[];
@@ -89,8 +92,13 @@ export function createMcpOffer(options: McpOfferOptions): McpOffer {
   function build(now: OfferState, protocol: "native" | "xml"): readonly ToolSpec[] {
     const pending = now.servers.filter((s) => s.status === "starting" || s.status === "restarting");
     const specs: ToolSpec[] = [];
-    if (protocol === "native" && !now.lazy) specs.push(...now.tools);
-    else if (now.tools.length > 0 || pending.length > 0) {
+    if (protocol === "native" && !now.lazy) {
+      specs.push(...now.tools);
+      const starting = pending.filter((server) => server.status === "starting");
+      if (starting.length > 0) {
+        specs.push(genericSpec(useMcp, [], false, starting), handlerSpec(search, search.description));
+      }
+    } else if (now.tools.length > 0 || pending.length > 0) {
       specs.push(genericSpec(useMcp, now.entries, now.lazy, pending));
       if (now.lazy || pending.length > 0) specs.push(handlerSpec(search, search.description));
     }

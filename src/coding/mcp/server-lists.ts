@@ -66,7 +66,15 @@ export async function loadLists(client: Client, timeoutMs: number): Promise<Serv
     prompts: prompts.map((prompt) => ({
       name: prompt.name,
       ...(prompt.description ? { description: prompt.description } : {}),
-      ...(prompt.arguments ? { arguments: prompt.arguments } : {}),
+      ...(prompt.arguments
+        ? {
+            arguments: prompt.arguments.map((argument) => ({
+              name: argument.name,
+              ...(argument.description ? { description: argument.description } : {}),
+              ...(argument.required !== undefined ? { required: argument.required } : {}),
+            })),
+          }
+        : {}),
     })),
   };
 }

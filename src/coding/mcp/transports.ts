@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import {
@@ -19,9 +20,14 @@ const STDERR_LINES = 12;
 /**
  * The SDK transport for a server. A local server runs in `cwd` unless its config names one;
  * its stderr is kept (last lines) instead of written over the terminal. Remote servers get
- * their configured headers on every request, the SSE stream included.
+ * their configured headers on every request, the SSE stream included, and `authProvider`'s
+ * OAuth tokens when the server asks for authorization.
  */
-export function openTransport(config: McpTransportConfig, cwd: string): OpenedTransport {
+export function openTransport(
+  config: McpTransportConfig,
+  cwd: string,
+  authProvider?: OAuthClientProvider,
+): OpenedTransport {
   if (config.type === "stdio") {
     const transport = new StdioClientTransport({
       command: config.command,
@@ -33,11 +39,11 @@ export function openTransport(config: McpTransportConfig, cwd: string): OpenedTr
     return { transport, stderrTail: keepTail(transport.stderr as Readable | null) };
   }
   const url = new URL(config.url);
-  const requestInit = { headers: config.headers };
+  const options = { requestInit: { headers: config.headers }, ...(authProvider ? { authProvider } : {}) };
   const transport =
     config.type === "sse"
-      ? new SSEClientTransport(url, { requestInit })
-      : new StreamableHTTPClientTransport(url, { requestInit });
+      ? new SSEClientTransport(url, options)
+      : new StreamableHTTPClientTransport(url, options);
   return { transport, stderrTail: () => "" };
 }
 

@@ -1,6 +1,7 @@
 /**
  * `bowline mcp`: the MCP servers of `~/.bowline/mcp.json` and the project's `.bowline/mcp.json`.
  */
+import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
 import {
   loadMcpConfig,
@@ -10,6 +11,8 @@ import {
 } from "../../coding/mcp/config.js";
 import { editEntries, type McpScope, mcpFileOf, scopesDefining } from "../../coding/mcp/config-edit.js";
 import { createMcpHub } from "../../coding/mcp/mcp-hub.js";
+import { forgetSignIn, oauthFile } from "../../coding/mcp/oauth.js";
+import { signInToServer } from "../../coding/mcp/oauth-login.js";
 import { isTrusted, trustServer } from "../../coding/mcp/trust.js";
 import { bowlineHome } from "../../coding/session/paths.js";
 
@@ -20,11 +23,15 @@ const USAGE = `Usage:
   bowline mcp remove NAME [--user|--project]
   bowline mcp enable NAME | disable NAME
   bowline mcp trust NAME          trust a project server's current definition
-  bowline mcp test NAME           start it, list what it offers, stop it`;
+  bowline mcp test NAME           start it, list what it offers, stop it
+  bowline mcp login NAME          sign in to a remote server that asks for it (OAuth)
+  bowline mcp logout NAME         forget that sign-in`;
 
 export interface McpCommandOptions {
   out?(text: string): void;
   err?(text: string): void;
+  /** Sends the person to a sign-in page; default: print the address and open a browser. */
+  openUrl?(url: string): void | Promise<void>;
 }
 
 class CommandError extends Error {
@@ -41,6 +48,7 @@ interface Context {
   cwd: string;
   env: Record<string, string | undefined>;
   out(text: string): void;
+  openUrl(url: string): void | Promise<void>;
 }
 
 /** Runs `bowline mcp <argv...>` in `cwd`. Exit codes: 0 done, 1 a server test failed, 2 usage or config errors. */
@@ -67,7 +75,13 @@ export async function runMcpCommand(
         "auto-approve": { type: "string", multiple: true, default: [] },
       },
     });
-    const ctx: Context = { home: bowlineHome(env), cwd, env, out };
+    const ctx: Context = {
+      home: bowlineHome(env),
+      cwd,
+      env,
+      out,
+      openUrl: options.openUrl ?? ((url) => openInBrowser(url, out)),
+    };
     const [action = "list", name, ...rest] = positionals;
     if (action === "list") return list(ctx, values.json);
     if (!name) throw new CommandError(`${action} needs a server name.\n${USAGE}`);
@@ -116,6 +130,15 @@ export async function runMcpCommand(
       }
       case "test":
         return await test(ctx, configured(ctx, name), values.timeout);
+      case "login":
+        return await login(ctx, configured(ctx, name));
+      case "logout":
+        out(
+          forgetSignIn(ctx.home, name)
+            ? `Signed out of ${name}: its tokens are deleted.`
+            : `You are not signed in to ${name}.`,
+        );
+        return 0;
       default:
         throw new CommandError(`Unknown mcp command: ${action}.\n${USAGE}`);
     }
@@ -172,6 +195,7 @@ async function test(ctx: Context, server: McpServerConfig, timeout: string | und
   const hub = createMcpHub({
     config: { servers: [{ ...server, disabled: false }], problems: [], lazySchemas: "off" },
     cwd: ctx.cwd,
+    home: ctx.home,
     connectTimeoutMs,
     restart: { maxAttempts: 0 },
   });
@@ -192,6 +216,41 @@ async function test(ctx: Context, server: McpServerConfig, timeout: string | und
   for (const resource of info.resources ?? []) ctx.out(`  resource ${resource.uri}`);
   for (const prompt of info.prompts ?? []) ctx.out(`  prompt ${prompt.name}`);
   return 0;
+}
+
+async function login(ctx: Context, server: McpServerConfig): Promise<number> {
+  if (server.transport.type === "stdio") {
+    throw new CommandError(`${server.name} is a local server: only remote servers sign in.`);
+  }
+  try {
+    const result = await signInToServer({
+      home: ctx.home,
+      server,
+      open: (url) => ctx.openUrl(url.href),
+    });
+    ctx.out(
+      result === "signed-in"
+        ? `Signed in to ${server.name}. Its tokens are kept in ${oauthFile(ctx.home, server.name)} (readable by you only).`
+        : `${server.name} did not ask for authorization: there is nothing to sign in to.`,
+    );
+    return 0;
+  } catch (error) {
+    throw new CommandError(`signing in to ${server.name} failed: ${(error as Error).message}`, 1);
+  }
+}
+
+/** Prints the sign-in address and opens it in a browser when there is one (the address stays the way in). */
+function openInBrowser(url: string, out: (text: string) => void): void {
+  out(`Sign in with your browser: ${url}`);
+  const [command, ...args] =
+    process.platform === "darwin"
+      ? ["open", url]
+      : process.platform === "win32"
+        ? ["cmd", "/c", "start", "", url]
+        : ["xdg-open", url];
+  const child = spawn(command!, args, { stdio: "ignore", detached: true });
+  child.on("error", () => out("(No browser could be opened: open the address above yourself.)"));
+  child.unref();
 }
 
 /** A configured server by name, or a usage error saying what is wrong with it. */

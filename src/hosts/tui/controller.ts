@@ -1,4 +1,5 @@
 import type { Command, Event, ImageAttachment } from "../../protocol/index.js";
+import { MCP_COMMAND } from "./mcp-slash.js";
 import { formatRule, suggestRule } from "./remember.js";
 import { createSessionCommands } from "./session-slash.js";
 import { BUILTIN_COMMANDS, runSlashCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
@@ -21,6 +22,11 @@ export interface TuiControllerOptions {
   exit(): void;
   /** The person picked a stored task to continue (`/resume`). */
   openTask?(taskId: string): void;
+  /**
+   * Lists the MCP servers once the task runs (their servers have started by then), so their
+   * prompts complete as slash commands. Default true.
+   */
+  discoverMcp?: boolean;
 }
 
 /** A command sent by a slash command, waiting for the event that answers it. */
@@ -40,6 +46,7 @@ export function createTuiController(options: TuiControllerOptions) {
   /** True from sending a message until the task stops: the core takes one message at a time. */
   let busy = false;
   const waiters: Waiter[] = [];
+  let mcpListed = false;
   /** Images of the queued messages, sent with them. */
   let queuedImages: ImageAttachment[] = [];
   const commands = mergeCommands(options.commands ?? []);
@@ -161,6 +168,10 @@ export function createTuiController(options: TuiControllerOptions) {
         if (payload.ask === "followup" || payload.ask === "mistake_limit") flushQueue();
       }
       if (event.type === "state") {
+        if (event.status === "running" && !mcpListed && options.discoverMcp !== false) {
+          mcpListed = true;
+          dispatch({ type: "list_mcp_servers" });
+        }
         if (event.status !== "idle") started = true;
         if (["completed", "failed", "aborted"].includes(event.status)) {
           busy = false;
@@ -182,6 +193,6 @@ export type TuiController = ReturnType<typeof createTuiController>;
 
 function mergeCommands(extra: readonly SlashCommand[]): SlashCommand[] {
   const names = new Set(extra.map((c) => c.name));
-  const builtIn = [...BUILTIN_COMMANDS, ...createSessionCommands()];
+  const builtIn = [...BUILTIN_COMMANDS, ...createSessionCommands(), MCP_COMMAND];
   return [...builtIn.filter((c) => !names.has(c.name)), ...extra];
 }

@@ -28,6 +28,8 @@ export interface RunTuiOptions {
   contextWindow?: number;
   /** More slash commands (a built-in of the same name is replaced). */
   commands?: readonly SlashCommand[];
+  /** Lists the MCP servers when the task first runs, for their prompts' slash commands (default true). */
+  discoverMcp?: boolean;
   /** Reads the clipboard's image for Ctrl-V (default: the system's clipboard tool). */
   clipboard?: () => AttachedImage | undefined;
   stdin?: NodeJS.ReadStream;
@@ -123,6 +125,7 @@ export function createTui(options: RunTuiOptions & TuiParts) {
     },
     exit: options.exit,
     openTask: options.openTask,
+    discoverMcp: options.discoverMcp,
   });
   const unsubscribe = options.subscribe((event) => {
     store.handle(event);
@@ -133,7 +136,7 @@ export function createTui(options: RunTuiOptions & TuiParts) {
   const completions = (draft: Draft): Completion | undefined => {
     const { start, word } = wordAtCursor(draft);
     if (start === 0 && word.startsWith("/")) {
-      const items = completeSlash(word.slice(1), controller.commands, options.cwd);
+      const items = completeSlash(word.slice(1), controller.commands, options.cwd, store.get().mcpServers);
       return items.length === 1 && items[0] === word ? undefined : { start, items };
     }
     if (word.startsWith("@"))

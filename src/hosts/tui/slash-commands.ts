@@ -1,5 +1,6 @@
-import type { Command, Event } from "../../protocol/index.js";
+import type { Command, Event, McpServerSummary } from "../../protocol/index.js";
 import { cacheHitPercent, formatCost, formatTokens, promptTokens } from "./format.js";
+import { mcpPromptNames, runMcpPrompt } from "./mcp-slash.js";
 import type { StyledLine, Tone, TuiState } from "./store.js";
 import { listWorkflows, workflowMessage, workflowNames } from "./workflows.js";
 
@@ -29,9 +30,7 @@ export interface SlashCommand {
   /** How the arguments read in `/help`, e.g. `[focus]`. */
   args?: string;
   description: string;
-  /** Set while the command cannot work: what it waits for (it says so when used). */
-  unavailable?: string;
-  run?(args: string, ctx: SlashContext): void;
+  run(args: string, ctx: SlashContext): void;
 }
 
 export const INIT_PROMPT =
@@ -72,11 +71,6 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     description: "write an AGENTS.md for this repository",
     run: (_, ctx) => ctx.send(INIT_PROMPT),
   },
-  {
-    name: "mcp",
-    description: "MCP servers and their tools",
-    unavailable: "MCP server status is not in the protocol yet",
-  },
   { name: "exit", description: "leave Bowline (also Ctrl-C twice)", run: (_, ctx) => ctx.exit() },
 ];
 
@@ -85,28 +79,30 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
  * (the caller sends it as a message); an unknown command is reported, not sent.
  */
 export function runSlashCommand(line: string, commands: readonly SlashCommand[], ctx: SlashContext): boolean {
-  const match = /^\/([\w-]+)(?:\s+([\s\S]*))?$/.exec(line.trim());
+  const match = /^\/([\w.:-]+)(?:\s+([\s\S]*))?$/.exec(line.trim());
   if (!match) return false;
   const [, name, args = ""] = match;
   const command = commands.find((c) => c.name === name || (name === "quit" && c.name === "exit"));
-  if (command?.unavailable) {
-    ctx.print(`/${command.name} is not available yet: ${command.unavailable}.`, "warning");
-    return true;
-  }
-  if (command?.run) {
+  if (command) {
     command.run(args, ctx);
     return true;
   }
   const workflow = listWorkflows(ctx.cwd).find((w) => w.name === name);
   const message = workflow && workflowMessage(workflow, args);
   if (message) ctx.send(message);
-  else ctx.print(`Unknown command /${name}. /help lists them.`, "warning");
+  else if (!runMcpPrompt(name!, args, ctx))
+    ctx.print(`Unknown command /${name}. /help lists them.`, "warning");
   return true;
 }
 
-/** Commands and workflows whose name starts with `prefix` (for the completion menu). */
-export function completeSlash(prefix: string, commands: readonly SlashCommand[], cwd: string): string[] {
-  const names = [...commands.map((c) => c.name), ...workflowNames(cwd)];
+/** Commands, workflows and MCP prompts whose name starts with `prefix` (for the completion menu). */
+export function completeSlash(
+  prefix: string,
+  commands: readonly SlashCommand[],
+  cwd: string,
+  mcpServers: readonly McpServerSummary[] = [],
+): string[] {
+  const names = [...commands.map((c) => c.name), ...workflowNames(cwd), ...mcpPromptNames(mcpServers)];
   return [...new Set(names)]
     .filter((name) => name.startsWith(prefix))
     .sort()
@@ -116,9 +112,7 @@ export function completeSlash(prefix: string, commands: readonly SlashCommand[],
 function helpLines(ctx: SlashContext): StyledLine[] {
   const plain = (text: string): StyledLine => ({ kind: "plain", text });
   const commands = ctx.commands.map((c) =>
-    plain(
-      `  /${c.name}${c.args ? ` ${c.args}` : ""} — ${c.description}${c.unavailable ? " (not available yet)" : ""}`,
-    ),
+    plain(`  /${c.name}${c.args ? ` ${c.args}` : ""} — ${c.description}`),
   );
   const workflows = listWorkflows(ctx.cwd).map((w) => plain(`  /${w.name} — workflow: ${w.description}`));
   return [

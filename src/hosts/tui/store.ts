@@ -1,4 +1,12 @@
-import type { AskMessage, Event, Say, TaskStatus, UiMessage, Usage } from "../../protocol/index.js";
+import type {
+  AskMessage,
+  Event,
+  McpServerSummary,
+  Say,
+  TaskStatus,
+  UiMessage,
+  Usage,
+} from "../../protocol/index.js";
 
 export type Tone = "info" | "warning" | "error";
 
@@ -34,6 +42,8 @@ export interface TuiState {
   contextWindow?: number;
   /** Checkpoints taken in this session. */
   checkpoints: number;
+  /** The MCP servers as last listed (their prompts are slash commands). */
+  mcpServers?: McpServerSummary[];
   mode: "plan" | "act";
   usage: Usage;
   /** The usage of the last model request: what the context window holds now. */
@@ -176,6 +186,9 @@ export function createTuiStore(initial?: Partial<TuiState>): TuiStore {
         case "error":
           // Fatal errors also arrive as an `error` message of the conversation.
           if (!event.fatal) note(event.message, "warning");
+          break;
+        case "mcp_servers":
+          set({ mcpServers: event.servers });
           break;
         case "model_changed":
           set({ model: event.model, contextWindow: event.contextWindow });

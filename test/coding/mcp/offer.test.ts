@@ -173,10 +173,19 @@ describe("prepareToolOffer with an MCP hub", () => {
     const { hub, set } = hubDouble([{ name: "slow", status: "starting", tools: [] }]);
     const prepared = prepareToolOffer({ ...base, mcpHub: hub });
     if (prepared.offer.protocol !== "native") throw new Error("expected native");
-    expect(names(prepared.offer.definitions()).some((n) => n.includes("__mcp__"))).toBe(false);
+    const starting = prepared.offer.definitions();
+    expect(names(starting).some((n) => n.includes("__mcp__"))).toBe(false);
+    // While it starts, the model can look for its tools and call them through use_mcp_tool.
+    expect(names(starting)).toEqual(expect.arrayContaining(["use_mcp_tool", "search_mcp_tools"]));
+    expect(starting.find((d) => d.name === "use_mcp_tool")!.description).toContain("Still starting: slow");
     expect(names(prepared.tools)).toEqual(expect.arrayContaining(["use_mcp_tool", "search_mcp_tools"]));
     set([{ name: "slow", status: "connected", tools: [{ name: "hello", inputSchema: schema }] }]);
-    expect(names(prepared.offer.definitions())).toContain("slow__mcp__hello");
+    const joined = names(prepared.offer.definitions());
+    expect(joined).toContain("slow__mcp__hello");
+    expect(joined).not.toContain("use_mcp_tool");
+    // A restart keeps its native tools and adds nothing.
+    set([{ name: "slow", status: "restarting", tools: [{ name: "hello", inputSchema: schema }] }]);
+    expect(names(prepared.offer.definitions())).toEqual(joined);
   });
 
   it("offers no MCP tools to the compact variant", () => {

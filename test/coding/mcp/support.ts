@@ -22,8 +22,14 @@ export interface RemoteServer {
   stop(): void;
 }
 
-/** The test server over streamable HTTP or SSE on a free port; resolves once it listens. */
-export function startRemoteTestServer(mode: "http" | "sse", args: string[] = []): Promise<RemoteServer> {
+/**
+ * The test server over streamable HTTP, SSE, or streamable HTTP behind OAuth (`oauth`) on a free
+ * port; resolves once it listens.
+ */
+export function startRemoteTestServer(
+  mode: "http" | "sse" | "oauth",
+  args: string[] = [],
+): Promise<RemoteServer> {
   const child = spawn(process.execPath, ["--import", TSX, TEST_SERVER, mode, ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });

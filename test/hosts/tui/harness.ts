@@ -53,6 +53,7 @@ export function mountTui(options: Partial<RunTuiOptions> & { openTask?(taskId: s
       return () => listeners.delete(listener);
     },
     env: { NO_COLOR: "1" },
+    discoverMcp: false,
     ...options,
     cwd,
     exit: () => exits++,
