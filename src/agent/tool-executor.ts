@@ -97,6 +97,26 @@ export function createToolExecutor(options: ToolExecutorOptions) {
     mistake,
   });
 
+  /**
+   * The approval rules on a call, asking the person when they say so: `denied` holds the
+   * denial's text; `asked` says the person was asked.
+   */
+  async function approve(
+    tool: ToolHandler,
+    input: unknown,
+    call: ToolCallRequest,
+  ): Promise<{ denied?: string; asked: boolean }> {
+    const decision = options.policy(tool, input, call.name);
+    if (decision.type === "deny") return { denied: decision.reason, asked: false };
+    if (decision.type === "allow") return { asked: false };
+    const answer = await options.requestApproval(tool, input, call.id);
+    if (answer.approved) return { asked: true };
+    const denied = answer.feedback
+      ? `The user denied this operation and said:\n<feedback>\n${answer.feedback}\n</feedback>`
+      : "The user denied this operation.";
+    return { denied, asked: true };
+  }
+
   async function execute(call: ToolCallRequest): Promise<ToolCallOutcome> {
     const tool = coordinator.getHandler(call.name);
     if (!tool) {
@@ -139,20 +159,10 @@ export function createToolExecutor(options: ToolExecutorOptions) {
       return errorOutcome(call.id, refusal, false);
     }
 
-    const decision = options.policy(tool, input, call.name);
-    let denial: string | undefined;
-    if (decision.type === "deny") denial = decision.reason;
-    if (decision.type === "ask") {
-      const answer = await options.requestApproval(tool, input, call.id);
-      if (!answer.approved) {
-        denial = answer.feedback
-          ? `The user denied this operation and said:\n<feedback>\n${answer.feedback}\n</feedback>`
-          : "The user denied this operation.";
-      }
-    }
-    if (denial !== undefined) {
-      options.ui.update(message, toolSay(tool.name, call.id, summary, input, "denied", denial));
-      return { ...errorOutcome(call.id, denial, false), rejected: decision.type === "ask" };
+    const approval = await approve(tool, input, call);
+    if (approval.denied !== undefined) {
+      options.ui.update(message, toolSay(tool.name, call.id, summary, input, "denied", approval.denied));
+      return { ...errorOutcome(call.id, approval.denied, false), rejected: approval.asked };
     }
 
     if (hooks) {
@@ -176,6 +186,13 @@ export function createToolExecutor(options: ToolExecutorOptions) {
         }
         input = rewritten.data;
         notice(`A PreToolUse hook changed the input of ${tool.name}.`);
+        // What runs is the rewritten call: it passes the rules again (and is asked about if they ask).
+        const recheck = await approve(tool, input, call);
+        if (recheck.denied !== undefined) {
+          const text = `After a PreToolUse hook rewrote it: ${recheck.denied}`;
+          options.ui.update(message, toolSay(tool.name, call.id, summary, input, "denied", text));
+          return errorOutcome(call.id, text, false);
+        }
       }
     }
 
