@@ -14,14 +14,18 @@ export async function* withIdleTimeout(
   abortRequest: () => void,
 ): AsyncGenerator<LlmEvent> {
   const iterator = events[Symbol.asyncIterator]();
-  let timer: NodeJS.Timeout | undefined;
+  // One timer for the whole stream, restarted before each wait (a stream has thousands of
+  // events); only the wait for the next event counts, not the time the consumer takes.
+  let onStall: ((value: "stalled") => void) | undefined;
+  const timer = setTimeout(() => onStall?.("stalled"), idleMs);
   try {
     while (true) {
-      const stalled = new Promise<"stalled">((resolve) => {
-        timer = setTimeout(() => resolve("stalled"), idleMs);
+      timer.refresh();
+      const next = await new Promise<IteratorResult<LlmEvent> | "stalled">((resolve, reject) => {
+        onStall = resolve;
+        iterator.next().then(resolve, reject);
       });
-      const next = await Promise.race([iterator.next(), stalled]);
-      clearTimeout(timer);
+      onStall = undefined;
       if (next === "stalled") {
         abortRequest();
         // The adapter ends once the abort reaches the SDK; nothing it says now matters.

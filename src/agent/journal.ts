@@ -35,7 +35,14 @@ export type ApiForkRecord = { v: 2; type: "fork"; ts: number; fromTask: string; 
 /** A rewind: the active history continues from `to` (an earlier entry, or null for empty). */
 export type ApiRewindRecord = { v: 2; type: "rewind"; ts: number; to: string | null };
 
-export type ApiJournalRecord = ApiMessageRecord | ApiForkRecord | ApiRewindRecord;
+export type ApiJournalRecord = ApiMessageRecord | ApiForkRecord | ApiRewindRecord | ApiModelRecord;
+
+/**
+ * The act-mode model was switched (`Task.setModel`): the requests after it go to `model` at
+ * `provider` (as in `ModelConfig`). The last one in the file is the model a resumed task was
+ * using; before any, it is the one the task was created with.
+ */
+export type ApiModelRecord = { v: 2; type: "model"; ts: number; provider: string; model: string };
 
 /** The v1 record, still read (and migrated) by loaders. */
 export type ApiJournalRecordV1 = { v: 1; ts: number; message: LlmMessage; compaction?: true };

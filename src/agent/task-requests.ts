@@ -4,17 +4,15 @@
  * and cost added to the task's.
  */
 import type { ContentBlock, LlmRequest, LlmToolDefinition, LlmUsage, ModelClient } from "../llm/types.js";
-import { type ContextManager, createContextManager } from "./context/index.js";
+import { type ContextManager, createContextManager, type UsableWindow } from "./context/index.js";
 import { DEFAULT_STREAM_IDLE_TIMEOUT_MS, withIdleTimeout } from "./idle-timeout.js";
 import type { MessageStore } from "./message-store.js";
 import { type RetryPolicy, retryCountdown, retryDelayMs } from "./retry.js";
 import { type AssistantReply, streamReply, type XmlReplyOptions } from "./stream-reply.js";
-import type { TaskMode, TaskOptions } from "./task.js";
+import type { TaskOptions } from "./task.js";
+import type { TaskModels } from "./task-models.js";
 import { addUsage, linkedSignal, type PricedUsage, withCost } from "./task-util.js";
 import type { UiMessageLog } from "./ui-messages.js";
-
-/** What the context manager assumes of a model the catalogue does not know. */
-const DEFAULT_MODEL_WINDOW = { contextWindow: 128_000, maxOutputTokens: 8192 };
 
 export interface RequesterDeps {
   options: TaskOptions;
@@ -23,8 +21,9 @@ export interface RequesterDeps {
   /** The task's running usage, added to in place. */
   usage: PricedUsage;
   retry: RetryPolicy;
+  /** The model each request goes to (the mode's, switched by `setModel`). */
+  models: TaskModels;
   signal(): AbortSignal;
-  mode(): TaskMode;
   turns(): number;
   offeredTools(): LlmToolDefinition[];
   xmlReplyOptions(): XmlReplyOptions | undefined;
@@ -48,16 +47,15 @@ export function createRequester(deps: RequesterDeps) {
   const managers = new Map<ModelClient, ContextManager>();
   /** The context manager of the model in use (plan mode may use another model). */
   const contextManager = (): ContextManager => {
-    const model = currentModel();
-    let manager = managers.get(model);
+    const model = deps.models.current();
+    let manager = managers.get(model.client);
     if (!manager) {
-      const info = model === deps.options.planModel ? deps.options.planModelInfo : deps.options.modelInfo;
       manager = createContextManager({
-        info: info ?? DEFAULT_MODEL_WINDOW,
+        info: model.window,
         ...(deps.options.contextThreshold !== undefined ? { threshold: deps.options.contextThreshold } : {}),
         summarize,
       });
-      managers.set(model, manager);
+      managers.set(model.client, manager);
     }
     return manager;
   };
@@ -143,15 +141,13 @@ export function createRequester(deps: RequesterDeps) {
     }
   }
 
-  const currentModel = () =>
-    deps.mode() === "plan" && deps.options.planModel ? deps.options.planModel : deps.options.model;
-
   /** One model request, streamed; its usage (and cost) is added to the task's. */
   async function requestOnce(body: LlmRequest, parseXml: boolean): Promise<AssistantReply> {
     const started = Date.now();
     const row = deps.ui.say({ say: "api_request", index: deps.turns() }, true);
     const request = linkedSignal(deps.signal());
-    const events = currentModel().stream(body, request.signal);
+    const model = deps.models.current();
+    const events = model.client.stream(body, request.signal);
     const reply = await streamReply(
       withIdleTimeout(
         events,
@@ -162,9 +158,7 @@ export function createRequester(deps: RequesterDeps) {
       parseXml ? deps.xmlReplyOptions() : undefined,
     );
     request.unlink();
-    const prices =
-      deps.mode() === "plan" && deps.options.planModel ? deps.options.planPrices : deps.options.prices;
-    const turnUsage = reply.usage ? withCost(reply.usage, prices) : undefined;
+    const turnUsage = reply.usage ? withCost(reply.usage, model.prices) : undefined;
     if (turnUsage) addUsage(deps.usage, turnUsage);
     deps.ui.update(row, {
       say: "api_request",
@@ -175,5 +169,12 @@ export function createRequester(deps: RequesterDeps) {
     return reply;
   }
 
-  return { requestReply, contextMeter, currentModel };
+  return {
+    requestReply,
+    contextMeter,
+    /** The usage reported for the last request of the conversation (not summaries); undefined before one. */
+    lastUsage: (): LlmUsage | undefined => lastUsage,
+    /** The window of the current model's context manager (smaller after an overflow). */
+    window: (): UsableWindow => contextManager().window,
+  };
 }

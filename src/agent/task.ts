@@ -1,38 +1,34 @@
 import type {
   ContentBlock,
   LlmMessage,
-  LlmToolDefinition,
   LlmUsage,
   ModelClient,
   ModelInfo,
   ModelPrices,
-  ToolResultBlock,
 } from "../llm/types.js";
-import type { Ask, ErrorCode, Event, TaskStatus } from "../protocol/index.js";
-import type { ApprovalAnswer, ApprovalPolicy } from "./approval.js";
+import type { ErrorCode, Event, TaskStatus } from "../protocol/index.js";
+import type { ApprovalPolicy } from "./approval.js";
+import { type ContextReport, contextReport } from "./context/index.js";
 import { createFocusChain } from "./focus-chain.js";
 import type { SessionJournal } from "./journal.js";
-import { extendedLimits, limitReached, type TaskLimits } from "./limits.js";
-import { checkpointEntry, createMessageStore, type StoredSession } from "./message-store.js";
+import type { TaskLimits } from "./limits.js";
+import { createMessageStore, type StoredSession } from "./message-store.js";
 import type { Coordinator } from "./pipeline/coordinator.js";
 import type { HookRunner } from "./pipeline/hooks.js";
-import { createLoopDetector } from "./pipeline/loop-detection.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
+import { type AskAnswer, createAskChannel } from "./task-asks.js";
 import { runPromptHooks } from "./task-hooks.js";
+import { createTaskGuard } from "./task-mistakes.js";
+import { createTaskModels } from "./task-models.js";
+import { createTaskOffer } from "./task-offer.js";
 import * as prompts from "./task-prompts.js";
 import { createRequester } from "./task-requests.js";
+import { interruptedCalls, rewindToCheckpoint } from "./task-resume.js";
 import { runReplyToolCalls } from "./task-tool-calls.js";
 import { type PricedUsage, ZERO_USAGE } from "./task-util.js";
 import type { ToolHandler } from "./tool.js";
-import { toLlmToolDefinitions } from "./tool-definitions.js";
 import { createToolExecutor, type ToolCallRequest } from "./tool-executor.js";
-import {
-  coordinatorFor,
-  nativeOffer,
-  type ToolOffer,
-  xmlReplyOptionsFor,
-  xmlResultBlocks,
-} from "./tool-offer.js";
+import { coordinatorFor, nativeOffer, type ToolOffer } from "./tool-offer.js";
 import type { UiMessageLog } from "./ui-messages.js";
 
 export interface TaskOptions {
@@ -96,7 +92,7 @@ export type TaskOutcome =
   | { status: "failed"; code: ErrorCode; message: string }
   | { status: "aborted" };
 
-export type AskAnswer = { response: "approve" | "deny" | "message"; text?: string };
+export type { AskAnswer };
 
 /**
  * One task: the agent loop. A loop, not recursion: each turn sends the history, streams the
@@ -104,7 +100,6 @@ export type AskAnswer = { response: "approve" | "deny" | "message"; text?: strin
  * mistake limit or a provider failure ends it.
  */
 export function createTask(options: TaskOptions) {
-  const maxMistakes = options.maxConsecutiveMistakes ?? 3;
   const retry = options.retry ?? DEFAULT_RETRY;
   const store = createMessageStore({ emit: options.emit, journal: options.journal, resume: options.resume });
   const history = store.history;
@@ -112,27 +107,18 @@ export function createTask(options: TaskOptions) {
   const coordinator =
     options.coordinator ??
     coordinatorFor(options.condenseTool ? [...options.tools, options.condenseTool] : options.tools);
-  const toolOffer: ToolOffer = options.toolOffer ?? nativeOffer(options.tools);
-  const xmlMode = toolOffer.protocol === "xml";
-  const loopDetector = createLoopDetector();
-  /** Set when loop detection escalates; handled at the next turn like the mistake limit. */
-  let loopEscalation: string | undefined;
-  let xmlCallCount = 0;
+  const tools = createTaskOffer(options.toolOffer ?? nativeOffer(options.tools), options.condenseTool);
   const focus = options.focusChain ? createFocusChain() : undefined;
   let taskText = options.resume?.taskText ?? "";
-  /** True for the turn after `/compact`: the condense tool is offered. */
-  let condenseOffered = false;
   /** The next user message starts a condensed history (journaled as a compaction). */
   let compactionNext = false;
-  const pendingAsks = new Map<string, (answer: AskAnswer) => void>();
   /** Aborts the current run; replaced when `send` continues an aborted task. */
   let controller = new AbortController();
   const usage: PricedUsage = { ...ZERO_USAGE, ...options.resume?.usage };
   let status: TaskStatus = "idle";
   let mode: TaskMode = options.mode ?? "act";
   let turns = options.resume?.turns ?? 0;
-  let mistakes = 0;
-  let lastMistake = "";
+  const models = createTaskModels(options, () => mode);
 
   const setStatus = (next: TaskStatus) => {
     status = next;
@@ -141,7 +127,7 @@ export function createTask(options: TaskOptions) {
       taskId: options.taskId,
       status,
       usage: { ...usage },
-      model: currentModel().config.model,
+      model: models.current().client.config.model,
       mode,
     });
   };
@@ -167,40 +153,15 @@ export function createTask(options: TaskOptions) {
     compactionNext = false;
   };
 
-  const ask = (payload: Ask): Promise<AskAnswer> => {
-    const message = ui.ask(payload);
-    setStatus("waiting");
-    return new Promise((resolve) => {
-      pendingAsks.set(message.id, (answer) => {
-        pendingAsks.delete(message.id);
-        setStatus("running");
-        resolve(answer);
-      });
-    });
-  };
-
-  const requestApproval = async (
-    tool: ToolHandler,
-    input: unknown,
-    callId: string,
-  ): Promise<ApprovalAnswer> => {
-    if (!options.interactive) return { approved: false };
-    const answer = await ask({
-      ask: "tool_approval",
-      tool: tool.name,
-      callId,
-      summary: tool.summarize(input),
-      input,
-    });
-    if (answer.response === "approve") return { approved: true };
-    return { approved: false, feedback: answer.text };
-  };
-
-  const askUser = async (question: string, choices?: string[]): Promise<string> => {
-    if (!options.interactive) return prompts.userUnavailable();
-    const answer = await ask({ ask: "followup", question, options: choices });
-    return answer.text ?? answer.response;
-  };
+  const asks = createAskChannel({ ui, interactive: options.interactive, setStatus });
+  const guard = createTaskGuard({
+    maxMistakes: options.maxConsecutiveMistakes ?? 3,
+    interactive: options.interactive,
+    ask: asks.ask,
+    limits: options.limits,
+    usage,
+    turns: () => turns,
+  });
 
   const executor = createToolExecutor({
     taskId: options.taskId,
@@ -215,8 +176,8 @@ export function createTask(options: TaskOptions) {
     },
     getMode: () => mode,
     beforeMutation: options.beforeMutation,
-    requestApproval,
-    askUser,
+    requestApproval: asks.requestApproval,
+    askUser: asks.askUser,
   });
 
   const requester = createRequester({
@@ -225,67 +186,13 @@ export function createTask(options: TaskOptions) {
     ui,
     usage,
     retry,
+    models,
     signal: () => controller.signal,
-    mode: () => mode,
     turns: () => turns,
-    offeredTools: () => (toolOffer.protocol === "native" ? withCondense(toolOffer.definitions()) : []),
-    xmlReplyOptions: () => xmlReplyOptions(),
+    offeredTools: tools.definitions,
+    xmlReplyOptions: tools.replyOptions,
   });
-  const { requestReply, contextMeter, currentModel } = requester;
-
-  function offersNoTools(): boolean {
-    return toolOffer.protocol === "native"
-      ? toolOffer.definitions().length === 0
-      : toolOffer.tools.size === 0;
-  }
-
-  const xmlReplyOptions = () =>
-    xmlReplyOptionsFor(
-      condenseOffered && toolOffer.protocol === "xml"
-        ? { ...toolOffer, tools: new Map([...toolOffer.tools, ["condense", ["context"]]]) }
-        : toolOffer,
-      () => `xml_call_${++xmlCallCount}`,
-    );
-
-  const withCondense = (definitions: LlmToolDefinition[]) =>
-    condenseOffered && options.condenseTool
-      ? [...definitions, ...toLlmToolDefinitions([options.condenseTool])]
-      : definitions;
-
-  let limits: TaskLimits = options.limits ?? {};
-
-  /** Pauses at a reached budget: the person may grant another budget's worth. */
-  async function checkLimits(): Promise<TaskOutcome | undefined> {
-    const message = limitReached(limits, usage, turns);
-    if (!message) return undefined;
-    if (!options.interactive) return { status: "failed", code: "budget_exhausted", message };
-    const answer = await ask({ ask: "limit_reached", message });
-    if (answer.response !== "approve") return { status: "failed", code: "budget_exhausted", message };
-    limits = extendedLimits(limits, options.limits ?? {}, usage, turns);
-    return undefined;
-  }
-
-  /** Handles the mistake limit and loop escalation. Returns an outcome when the task must stop. */
-  async function checkMistakes(pending: ContentBlock[]): Promise<TaskOutcome | undefined> {
-    if (loopEscalation !== undefined) {
-      const message = loopEscalation;
-      loopEscalation = undefined;
-      if (!options.interactive) return { status: "failed", code: "loop_detected", message };
-      const answer = await ask({ ask: "mistake_limit", message });
-      if (answer.response === "deny") return { status: "failed", code: "loop_detected", message };
-      loopDetector.reset();
-      if (answer.text) pending.push({ type: "text", text: prompts.mistakeFeedback(answer.text) });
-      return undefined;
-    }
-    if (mistakes < maxMistakes) return undefined;
-    const message = `Stopped after ${mistakes} consecutive mistakes. Last: ${lastMistake}`;
-    if (!options.interactive) return { status: "failed", code: "mistake_limit", message };
-    const answer = await ask({ ask: "mistake_limit", message });
-    if (answer.response === "deny") return { status: "failed", code: "mistake_limit", message };
-    mistakes = 0;
-    if (answer.text) pending.push({ type: "text", text: prompts.mistakeFeedback(answer.text) });
-    return undefined;
-  }
+  const { requestReply, contextMeter } = requester;
 
   async function runToolCalls(calls: ToolCallRequest[]) {
     const run = await runReplyToolCalls(calls, {
@@ -293,35 +200,11 @@ export function createTask(options: TaskOptions) {
       coordinator,
       ui,
       focus,
-      oneCallPerMessage: xmlMode,
+      oneCallPerMessage: tools.xml,
       aborted: () => controller.signal.aborted,
     });
-    for (const { call, outcome } of run.done) {
-      if (outcome.mistake) {
-        mistakes++;
-        const first = outcome.result.content[0];
-        lastMistake = `${call.name}: ${first?.type === "text" ? first.text.split("\n")[0] : "error"}`;
-      } else if (!outcome.result.isError) {
-        mistakes = 0;
-      }
-      const check = loopDetector.record(call.name, call.input, outcome.result.isError ? "error" : "ok");
-      if (check.kind === "warning") run.notes.push(check.message);
-      if (check.kind === "escalate") loopEscalation = check.message;
-    }
+    run.notes.push(...guard.recordCalls(run.done));
     return run;
-  }
-
-  /** The results as the model receives them: tool_result blocks, or text in the XML protocol. */
-  function resultContent(
-    calls: ToolCallRequest[],
-    results: ToolResultBlock[],
-    notes: string[],
-  ): ContentBlock[] {
-    const content: ContentBlock[] = xmlMode
-      ? results.flatMap((r, i) => xmlResultBlocks(calls[i]!, r))
-      : results;
-    for (const note of notes) content.push({ type: "text", text: note });
-    return content;
   }
 
   /**
@@ -329,9 +212,7 @@ export function createTask(options: TaskOptions) {
    * sending them, so every call stays paired with its result (and nothing that ran is lost).
    */
   function keepToolResults(pending: ContentBlock[]): void {
-    const results = pending.filter(
-      (block) => block.type === "tool_result" || (xmlMode && block.type === "text"),
-    );
+    const results = pending.filter(tools.isResult);
     if (results.length > 0) appendHistory({ role: "user", content: results });
   }
 
@@ -339,7 +220,7 @@ export function createTask(options: TaskOptions) {
     setStatus("running");
     let pending = firstContent;
     while (true) {
-      let stop = controller.signal.aborted ? undefined : await checkMistakes(pending);
+      let stop = controller.signal.aborted ? undefined : await guard.checkMistakes(pending);
       // An abort also answers a pending mistake-limit ask; it still ends the task as aborted.
       if (controller.signal.aborted) stop = { status: "aborted" };
       if (stop) {
@@ -352,7 +233,7 @@ export function createTask(options: TaskOptions) {
         const message = `Stopped at the token budget (${options.tokenBudget} tokens).`;
         return { status: "failed", code: "budget_exhausted", message };
       }
-      const limit = await checkLimits();
+      const limit = await guard.checkLimits();
       if (limit) {
         keepToolResults(pending);
         return limit;
@@ -376,7 +257,7 @@ export function createTask(options: TaskOptions) {
         return { status: "failed", code: "provider_error", message: reply.error.message };
       }
       appendHistory({ role: "assistant", content: reply.content });
-      if (reply.toolCalls.length === 0 && offersNoTools()) {
+      if (reply.toolCalls.length === 0 && tools.offersNone()) {
         // Plain chat (a variant with no tools): the reply is the answer.
         const answer = reply.content
           .flatMap((block) => (block.type === "text" ? [block.text] : []))
@@ -385,15 +266,14 @@ export function createTask(options: TaskOptions) {
         return { status: "completed", result: answer };
       }
       if (reply.toolCalls.length === 0) {
-        mistakes++;
         if (reply.incompleteToolCall) {
-          lastMistake = `the ${reply.incompleteToolCall} call was cut off`;
+          guard.replyMistake(`the ${reply.incompleteToolCall} call was cut off`);
           ui.say({ say: "notice", text: `The model's ${reply.incompleteToolCall} call was incomplete.` });
           pending = [{ type: "text", text: prompts.incompleteXmlCall(reply.incompleteToolCall) }];
         } else {
-          lastMistake = "the reply called no tool";
+          guard.replyMistake("the reply called no tool");
           ui.say({ say: "notice", text: "The model replied without using a tool; reminding it to use one." });
-          pending = [{ type: "text", text: prompts.noToolsUsed(xmlMode) }];
+          pending = [{ type: "text", text: prompts.noToolsUsed(tools.xml) }];
         }
         continue;
       }
@@ -402,8 +282,8 @@ export function createTask(options: TaskOptions) {
         const mutated = reply.toolCalls.some((call) => coordinator.getHandler(call.name)?.mutates === true);
         await options.onStep({ mutated, entryId: store.entryIds.at(-1), turn: turns });
       }
-      pending = resultContent(reply.toolCalls, results, notes);
-      condenseOffered = false;
+      pending = tools.resultContent(reply.toolCalls, results, notes);
+      tools.offerCondense(false);
       if (condensed !== undefined) {
         // The conversation so far is replaced by the summary; the journal keeps the old records
         // and marks where the condensed history starts.
@@ -425,32 +305,6 @@ export function createTask(options: TaskOptions) {
         return { status: "failed", code: "stopped_by_hook", message: stopReason };
       }
     }
-  }
-
-  /**
-   * What the history needs before it can go on after a stop: a trailing user message is taken
-   * back (its content opens the next one, so two user messages never follow each other), and the
-   * calls of a trailing assistant message get "interrupted" results; their UI rows say so too.
-   */
-  function interruptedCalls(): ContentBlock[] {
-    const last = history.at(-1);
-    if (!last) return [];
-    if (last.role === "user") {
-      store.rewindTo(store.entryIds.at(-2) ?? null);
-      return last.content;
-    }
-    const calls = last.content.filter((block) => block.type === "tool_call");
-    for (const message of ui.messages) {
-      const payload = message.type === "say" ? message.payload : undefined;
-      if (payload?.say !== "tool" || (payload.status !== "running" && payload.status !== "pending")) continue;
-      ui.update(message, { ...payload, status: "error", output: prompts.interruptedCall(payload.tool) });
-    }
-    return calls.map((call) => ({
-      type: "tool_result" as const,
-      callId: call.id,
-      content: [{ type: "text" as const, text: prompts.interruptedCall(call.name) }],
-      isError: true,
-    }));
   }
 
   const promptHooks = (events: Array<"TaskStart" | "UserPromptSubmit">, prompt: string) =>
@@ -518,12 +372,12 @@ export function createTask(options: TaskOptions) {
     /** Continues a finished or stopped task with a new message from the person. */
     async send(text: string): Promise<TaskOutcome> {
       ui.say({ say: "user_message", text });
-      mistakes = 0;
+      guard.forgiveMistakes();
       if (controller.signal.aborted) controller = new AbortController();
       const compact = /^\/compact\b\s*(.*)$/s.exec(text.trim());
       if (compact && options.condenseTool) {
-        condenseOffered = true;
-        return finish(await loop([{ type: "text", text: prompts.compactRequest(compact[1]!, xmlMode) }]));
+        tools.offerCondense(true);
+        return finish(await loop([{ type: "text", text: prompts.compactRequest(compact[1]!, tools.xml) }]));
       }
       const hooked = await promptHooks(["UserPromptSubmit"], text);
       if (hooked.block) return finish({ status: "failed", code: "stopped_by_hook", message: hooked.block });
@@ -538,7 +392,7 @@ export function createTask(options: TaskOptions) {
      */
     async resume(text: string | undefined, context: ContentBlock[] = []): Promise<TaskOutcome> {
       if (text) ui.say({ say: "user_message", text });
-      const pending = [...interruptedCalls(), ...context];
+      const pending = [...interruptedCalls(store, ui), ...context];
       if (text) pending.push({ type: "text", text: `<user_message>\n${text}\n</user_message>` });
       return finish(await loop(pending));
     },
@@ -547,18 +401,10 @@ export function createTask(options: TaskOptions) {
      * taken: after the results of the step it follows. Later entries stay in the journal.
      */
     rewindToCheckpoint(checkpointId: string): void {
-      store.rewindTo(checkpointEntry(ui.messages, store.entryIds, checkpointId));
-      ui.say({
-        say: "notice",
-        text: `The conversation was restored to checkpoint ${checkpointId.slice(0, 12)}.`,
-      });
+      rewindToCheckpoint(store, ui, checkpointId);
     },
-    answer(askId: string, answer: AskAnswer): boolean {
-      const resolve = pendingAsks.get(askId);
-      if (!resolve) return false;
-      resolve(answer);
-      return true;
-    },
+    /** Answers a pending ask (by its UI message id); false when no such ask is waiting. */
+    answer: asks.answer,
     /** Switches plan/act mode; takes effect from the next tool call. */
     setMode(next: TaskMode): void {
       mode = next;
@@ -567,9 +413,29 @@ export function createTask(options: TaskOptions) {
     get mode(): TaskMode {
       return mode;
     },
+    /**
+     * Switches the act-mode model from the next request on (a plan-mode model, if the task has
+     * one, stays); the `state` event that follows names it, and the journal records the switch.
+     */
+    setModel(model: ModelClient, info: ModelInfo): void {
+      models.setActModel(model, info);
+      setStatus(status);
+    },
+    /** What fills the context window now, by part (estimates), with the last request's real count. */
+    contextReport(): ContextReport {
+      return contextReport({
+        system: options.systemPrompt,
+        toolSection: tools.offer.protocol === "xml" ? tools.offer.toolSection : undefined,
+        tools: tools.definitions(),
+        toolProtocol: tools.offer.protocol,
+        history,
+        window: requester.window(),
+        lastUsage: requester.lastUsage(),
+      });
+    },
     abort(): void {
       controller.abort();
-      for (const resolve of [...pendingAsks.values()]) resolve({ response: "deny" });
+      asks.denyAll();
     },
   };
 }

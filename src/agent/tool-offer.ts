@@ -20,6 +20,8 @@ export type ToolOffer =
       greedyParams?: ReadonlyMap<string, readonly string[]>;
       /** The JSON Schema of a tool's input, to type its string parameters. */
       jsonSchemaOf(name: string): Record<string, unknown> | undefined;
+      /** The tools' section of the system prompt, so the context report can count it as tools. */
+      toolSection?: string;
     };
 
 export function coordinatorFor(tools: readonly ToolHandler[]): Coordinator {

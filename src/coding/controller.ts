@@ -7,8 +7,8 @@ import type { RetryPolicy } from "../agent/retry.js";
 import { createTask, type Task, type TaskOutcome } from "../agent/task.js";
 import { lookupModel } from "../llm/catalogue.js";
 import { createModelClient } from "../llm/create-client.js";
-import type { ModelClient, ModelConfig, ModelInfo } from "../llm/types.js";
-import type { Command, Event, Say } from "../protocol/index.js";
+import type { ContentBlock, ModelClient, ModelConfig, ModelInfo } from "../llm/types.js";
+import type { Command, Event, ImageAttachment, Say } from "../protocol/index.js";
 import { findBrowser } from "./browser/find-browser.js";
 import { environmentDetails } from "./environment.js";
 import { createExecutableHookRunner, trustedHookDirs } from "./hooks/executable-hooks.js";
@@ -27,7 +27,9 @@ import {
 import { BackgroundRegistry } from "./process/background-registry.js";
 import { checkReadOnlyLine } from "./safety/command-check.js";
 import { composeApprovalPolicy } from "./safety/permission-policy.js";
+import { formatRule } from "./safety/permission-rules.js";
 import { createPermissionDecider, loadPermissionSetup } from "./safety/permission-setup.js";
+import { rememberRule } from "./safety/remembered-rules.js";
 import {
   createSecretMasker,
   envFileSecrets,
@@ -38,6 +40,7 @@ import { type ContinueFrom, openStoredTask, resumeNote } from "./session/continu
 import { createFileJournal } from "./session/file-journal.js";
 import { loadSession } from "./session/load-session.js";
 import { bowlineHome, newTaskId, tasksDir } from "./session/paths.js";
+import { answerSessionCommand, type SessionCommandContext } from "./session-commands.js";
 import { createSubagentRunner } from "./subagents.js";
 import { openSessionCheckpoints } from "./task-checkpoints.js";
 import { prepareToolOffer } from "./tool-offer.js";
@@ -94,7 +97,8 @@ export interface TaskSession {
   taskDir: string;
   /** Bytes appended to the journal so far (appends only: this equals the journal's size). */
   journalBytesWritten(): number;
-  run(text: string): Promise<TaskOutcome>;
+  /** Starts (or continues) the task with the person's message and the images they attached. */
+  run(text: string, images?: ImageAttachment[]): Promise<TaskOutcome>;
   /** Commands from a host (answers, abort, follow-up messages). */
   dispatch(command: Command): void;
   close(): Promise<void>;
@@ -126,7 +130,17 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
       maxRetries: config.maxRetries ?? 0,
       modelInfo: config.modelInfo ?? lookupModel(config.provider, config.model).info,
     });
-  const model = options.model ?? (await clientFor(options.modelConfig));
+  // A continued task keeps the model it was switched to (`/model`), on the same provider.
+  const switched = loaded?.model;
+  const keepSwitched =
+    switched !== undefined &&
+    switched.provider === options.modelConfig.provider &&
+    switched.model !== options.modelConfig.model;
+  const { modelInfo: _configured, ...configured } = options.modelConfig;
+  const model =
+    options.model ??
+    (await clientFor(keepSwitched ? { ...configured, model: switched.model } : options.modelConfig));
+  let actModelConfig = model.config;
   const planModel = options.planModelConfig ? await clientFor(options.planModelConfig) : undefined;
   const modelInfo = options.modelInfo ?? lookupModel(model.config.provider, model.config.model).info;
   const setup = await setupLoad;
@@ -262,6 +276,11 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
   notice = (text) => task.ui.say({ say: "notice", text });
   say = (payload) => task.ui.say(payload);
   for (const warning of prepared.warnings) task.ui.say({ say: "notice", text: warning });
+  if (keepSwitched && !options.model)
+    task.ui.say({
+      say: "notice",
+      text: `Continuing with ${switched.model}, the model this task was switched to.`,
+    });
   if (!options.mcpHub) {
     const hub = mcpHub as RunningMcpHub;
     for (const problem of hub.problems)
@@ -293,10 +312,38 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
       text: `Project approval setting ignored (a project cannot loosen yours): ${entry}`,
     });
   }
-  async function startOrResume(text: string): Promise<TaskOutcome> {
+  /** Keeps an "approve always" rule for this workspace: in force now, and in later sessions. */
+  const remember = (text: string) => {
+    try {
+      const rule = rememberRule(home, workspace.root, text);
+      setup.policyOptions.rules = [...setup.policyOptions.rules, rule];
+      task.ui.say({ say: "notice", text: `Remembered for this workspace: allow ${formatRule(rule)}.` });
+    } catch (error) {
+      task.ui.say({ say: "notice", text: `Not remembered: ${(error as Error).message}` });
+    }
+  };
+  const sessionCommands: SessionCommandContext = {
+    home,
+    workspaceRoot: workspace.root,
+    taskId,
+    env: process.env,
+    sandboxNote: setup.sandboxNote,
+    rules: () => setup.policyOptions.rules,
+    modelConfig: () => actModelConfig,
+    async switchModel(config) {
+      const client = await clientFor(config);
+      task.setModel(client, lookupModel(config.provider, config.model).info);
+      actModelConfig = config;
+    },
+    contextReport: () => task.contextReport(),
+    emit: options.emit,
+  };
+  async function startOrResume(text: string, images: ImageAttachment[]): Promise<TaskOutcome> {
+    const attached = imageBlocks(images, modelInfo.supportsImages);
     if (loaded) {
       return task.resume(text || undefined, [
         { type: "text", text: await resumeNote(loaded, workspace.root) },
+        ...attached,
       ]);
     }
     writeFileSync(
@@ -305,16 +352,16 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
       { mode: 0o600 },
     );
     const details = await detailsLoad;
-    return task.start(text, [{ type: "text", text: details }]);
+    return task.start(text, [...attached, { type: "text", text: details }]);
   }
 
   return {
     task,
     taskDir,
     journalBytesWritten: () => journal.bytesWritten(),
-    async run(text) {
+    async run(text, images = []) {
       checkpoints.start();
-      const outcome = await startOrResume(text);
+      const outcome = await startOrResume(text, images);
       // The baseline's announcement belongs before the outcome a host prints last.
       await checkpoints.beforeMutation();
       return outcome;
@@ -322,6 +369,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     dispatch(command) {
       switch (command.type) {
         case "answer":
+          if (command.remember && command.response === "approve") remember(command.remember);
           task.answer(command.askId, { response: command.response, text: command.text });
           break;
         case "abort":
@@ -337,6 +385,12 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
         case "diff_checkpoints":
         case "restore_checkpoint":
           void checkpoints.command(command, options.emit, (id) => task.rewindToCheckpoint(id));
+          break;
+        case "set_model":
+        case "get_context":
+        case "list_tasks":
+        case "list_rules":
+          void answerSessionCommand(command, sessionCommands);
           break;
         case "list_mcp_servers":
         case "get_mcp_prompt":
@@ -355,4 +409,21 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
       await journal.close();
     },
   };
+}
+
+/**
+ * The person's images as content for the model; for a model that takes none, a note saying
+ * they were left out (so it does not answer as if it had seen them).
+ */
+function imageBlocks(images: readonly ImageAttachment[], supportsImages: boolean): ContentBlock[] {
+  if (images.length === 0) return [];
+  if (!supportsImages) {
+    return [
+      {
+        type: "text",
+        text: `(The person attached ${images.length} image(s); this model does not take images, so they were left out.)`,
+      },
+    ];
+  }
+  return images.map((image) => ({ type: "image", mediaType: image.mediaType, data: image.data }));
 }

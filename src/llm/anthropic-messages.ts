@@ -2,7 +2,7 @@
 
 import Anthropic from "@anthropic-ai/sdk";
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages/messages";
-import { toAnthropicRequest } from "./anthropic-request.js";
+import { anthropicRequestBody, toAnthropicRequest } from "./anthropic-request.js";
 import { sdkClientOptions } from "./sdk-options.js";
 import { toErrorEvent, truncatedStreamEvent } from "./stream-error.js";
 import { parseToolArguments } from "./tool-arguments.js";
@@ -124,7 +124,7 @@ async function* streamReply(
   const mapper = createEventMapper();
   try {
     const body = toAnthropicRequest(request, config);
-    const events = await client.messages.create(body, { signal });
+    const events = await client.messages.create(body, { signal, body: anthropicRequestBody(body) });
     for await (const event of events) yield* mapper.map(event);
     if (mapper.isFinished()) return;
   } catch (error) {

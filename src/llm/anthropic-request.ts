@@ -7,6 +7,7 @@ import type {
   TextBlockParam,
   Tool,
 } from "@anthropic-ai/sdk/resources/messages/messages";
+import { jsonRequestBody } from "./json-request.js";
 import { isJsonObject } from "./tool-arguments.js";
 import type {
   ContentBlock,
@@ -123,24 +124,35 @@ function markCacheBreakpoints(messages: MessageParam[]): void {
   }
 }
 
+/**
+ * The tools as sent, by the definitions array (the same from one turn to the next). They end
+ * with a breakpoint of their own, so they stay cached when the system prompt changes (a mode
+ * switch, new rules) but the tools do not. The same objects each turn let the body reuse their
+ * JSON (see json-request.ts).
+ */
 const convertedTools = new WeakMap<readonly LlmToolDefinition[], Tool[]>();
 
 function toolParams(tools: readonly LlmToolDefinition[]): Tool[] {
   let params = convertedTools.get(tools);
   if (!params) {
-    params = tools.map(toolParam);
+    const converted = tools.map(toolParam);
+    const last = converted.at(-1);
+    params = last
+      ? [...converted.slice(0, -1), { ...last, cache_control: { type: "ephemeral" } }]
+      : converted;
     convertedTools.set(tools, params);
   }
   return params;
 }
 
-/**
- * The tools end with a breakpoint of their own, so they stay cached when the system prompt
- * changes (a mode switch, new rules) but the tools do not.
- */
-function withToolsBreakpoint(tools: Tool[]): Tool[] {
-  const last = tools.at(-1);
-  return last ? [...tools.slice(0, -1), { ...last, cache_control: { type: "ephemeral" } }] : tools;
+/** The system prompt as sent, kept while the prompt stays the same (for the same reason). */
+let systemParam: { text: string; param: TextBlockParam[] } | undefined;
+
+function systemParams(text: string): TextBlockParam[] {
+  if (systemParam?.text !== text) {
+    systemParam = { text, param: [{ type: "text", text, cache_control: { type: "ephemeral" } }] };
+  }
+  return systemParam.param;
 }
 
 function toolParam(tool: LlmToolDefinition): Tool {
@@ -167,13 +179,20 @@ export function toAnthropicRequest(request: LlmRequest, config: ModelConfig): Me
     max_tokens: maxTokens,
     stream: true,
     messages,
-    ...(request.system
-      ? { system: [{ type: "text", text: request.system, cache_control: { type: "ephemeral" } }] }
-      : {}),
-    ...(request.tools.length > 0 ? { tools: withToolsBreakpoint(toolParams(request.tools)) } : {}),
+    ...(request.system ? { system: systemParams(request.system) } : {}),
+    ...(request.tools.length > 0 ? { tools: toolParams(request.tools) } : {}),
     ...(budget > 0 ? { thinking: { type: "enabled", budget_tokens: budget } } : {}),
     ...(effort ? { output_config: { effort: effort === "minimal" ? "low" : effort } } : {}),
     // Extended thinking, and models with fixed sampling, do not accept a temperature.
     ...(request.temperature !== undefined && !fixedSampling ? { temperature: request.temperature } : {}),
   };
+}
+
+/**
+ * The body to send for `params`, in place of the SDK's serialisation: the same JSON, built from
+ * pieces kept between turns (see json-request.ts).
+ */
+export function anthropicRequestBody(params: MessageCreateParamsStreaming): Blob {
+  const { messages, ...fields } = params;
+  return jsonRequestBody(fields, "messages", messages);
 }

@@ -6,6 +6,7 @@ import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions/completions";
+import { jsonRequestBody } from "./json-request.js";
 import type {
   ContentBlock,
   ImageBlock,
@@ -113,13 +114,21 @@ function toolParams(tools: readonly LlmToolDefinition[]): ChatCompletionFunction
   return params;
 }
 
+/** The system message, kept while the prompt stays the same, so the body reuses its JSON. */
+let systemMessage: { role: "system"; content: string } | undefined;
+
+function systemParam(content: string): ChatCompletionMessageParam {
+  if (systemMessage?.content !== content) systemMessage = { role: "system", content };
+  return systemMessage;
+}
+
 export function toOpenAiChatRequest(
   request: LlmRequest,
   config: ModelConfig,
 ): ChatCompletionCreateParamsStreaming {
   const quirks = config.quirks ?? {};
   const messages: ChatCompletionMessageParam[] = [];
-  if (request.system) messages.push({ role: "system", content: request.system });
+  if (request.system) messages.push(systemParam(request.system));
   for (const message of request.messages) messages.push(...convertedMessage(message));
   const maxTokens = request.maxOutputTokens ?? config.maxOutputTokens;
   const hasTools = request.tools.length > 0;
@@ -134,4 +143,13 @@ export function toOpenAiChatRequest(
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     ...(config.reasoning?.effort ? { reasoning_effort: config.reasoning.effort } : {}),
   };
+}
+
+/**
+ * The body to send for `params`, in place of the SDK's serialisation: the same JSON, built from
+ * pieces kept between turns (see json-request.ts).
+ */
+export function openAiChatRequestBody(params: ChatCompletionCreateParamsStreaming): Blob {
+  const { messages, ...fields } = params;
+  return jsonRequestBody(fields, "messages", messages);
 }

@@ -2,7 +2,7 @@
 
 import OpenAI from "openai";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions/completions";
-import { toOpenAiChatRequest } from "./openai-chat-request.js";
+import { openAiChatRequestBody, toOpenAiChatRequest } from "./openai-chat-request.js";
 import { sdkClientOptions } from "./sdk-options.js";
 import { toErrorEvent, truncatedStreamEvent } from "./stream-error.js";
 import { parseToolArguments } from "./tool-arguments.js";
@@ -114,7 +114,7 @@ async function* streamReply(
   const mapper = createChunkMapper(config.quirks?.reasoningField);
   try {
     const body = toOpenAiChatRequest(request, config);
-    const chunks = await client.chat.completions.create(body, { signal });
+    const chunks = await client.chat.completions.create(body, { signal, body: openAiChatRequestBody(body) });
     for await (const chunk of chunks) yield* mapper.map(chunk);
   } catch (error) {
     // After the finish reason only the usage chunk can be lost; the reply itself is whole.

@@ -5,6 +5,7 @@ import type {
   ResponseInputContent,
   ResponseInputItem,
 } from "openai/resources/responses/responses";
+import { jsonRequestBody } from "./json-request.js";
 import type {
   ContentBlock,
   ImageBlock,
@@ -124,10 +125,10 @@ function toolParams(tools: readonly LlmToolDefinition[]): FunctionTool[] {
   return params;
 }
 
-export function toOpenAiResponsesRequest(
-  request: LlmRequest,
-  config: ModelConfig,
-): ResponseCreateParamsStreaming {
+/** The request parameters, with `input` always a list of items. */
+export type OpenAiResponsesParams = ResponseCreateParamsStreaming & { input: ResponseInputItem[] };
+
+export function toOpenAiResponsesRequest(request: LlmRequest, config: ModelConfig): OpenAiResponsesParams {
   const maxTokens = request.maxOutputTokens ?? config.maxOutputTokens;
   const effort = config.reasoning?.effort;
   return {
@@ -144,4 +145,13 @@ export function toOpenAiResponsesRequest(
     ...(effort ? { reasoning: { effort, summary: "auto" as const } } : {}),
     ...(config.quirks?.noParallelToolCalls ? { parallel_tool_calls: false } : {}),
   };
+}
+
+/**
+ * The body to send for `params`, in place of the SDK's serialisation: the same JSON, built from
+ * pieces kept between turns (see json-request.ts).
+ */
+export function openAiResponsesRequestBody(params: OpenAiResponsesParams): Blob {
+  const { input, ...fields } = params;
+  return jsonRequestBody(fields, "input", input);
 }

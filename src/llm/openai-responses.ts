@@ -2,7 +2,7 @@
 
 import OpenAI from "openai";
 import type { Response, ResponseStreamEvent, ResponseUsage } from "openai/resources/responses/responses";
-import { toOpenAiResponsesRequest } from "./openai-responses-request.js";
+import { openAiResponsesRequestBody, toOpenAiResponsesRequest } from "./openai-responses-request.js";
 import { sdkClientOptions } from "./sdk-options.js";
 import { type LlmErrorEvent, toErrorEvent, truncatedStreamEvent } from "./stream-error.js";
 import { parseToolArguments } from "./tool-arguments.js";
@@ -148,7 +148,7 @@ async function* streamReply(
   try {
     const body = toOpenAiResponsesRequest(request, config);
     // Read to the end even after the final event, so the connection can serve the next request.
-    const events = await client.responses.create(body, { signal });
+    const events = await client.responses.create(body, { signal, body: openAiResponsesRequestBody(body) });
     for await (const event of events) yield* mapper.map(event);
   } catch (error) {
     // A failure after the final event loses nothing: the reply has already ended.

@@ -15,7 +15,8 @@ const TOOL_BLOCK_OVERHEAD = 8;
 
 export const estimateTextTokens = (text: string): number => estimateTokenCount(text);
 
-function blockTokens(block: ContentBlock): number {
+/** One content block (a tool result with everything in it). */
+export function estimateBlockTokens(block: ContentBlock): number {
   switch (block.type) {
     case "text":
       return estimateTextTokens(block.text);
@@ -28,7 +29,7 @@ function blockTokens(block: ContentBlock): number {
         estimateTextTokens(JSON.stringify(block.input ?? {}))
       );
     case "tool_result":
-      return TOOL_BLOCK_OVERHEAD + block.content.reduce((sum, part) => sum + blockTokens(part), 0);
+      return TOOL_BLOCK_OVERHEAD + block.content.reduce((sum, part) => sum + estimateBlockTokens(part), 0);
     case "reasoning":
       return estimateTextTokens(block.text) + Math.ceil((block.redacted?.length ?? 0) / 4);
   }
@@ -40,7 +41,7 @@ const messageTokens = new WeakMap<LlmMessage, number>();
 export function estimateMessageTokens(message: LlmMessage): number {
   let tokens = messageTokens.get(message);
   if (tokens === undefined) {
-    tokens = MESSAGE_OVERHEAD + message.content.reduce((sum, block) => sum + blockTokens(block), 0);
+    tokens = MESSAGE_OVERHEAD + message.content.reduce((sum, block) => sum + estimateBlockTokens(block), 0);
     messageTokens.set(message, tokens);
   }
   return tokens;

@@ -10,6 +10,7 @@ export {
 export {
   type CountedRequest,
   countRatio,
+  estimateBlockTokens,
   estimateMessagesTokens,
   estimateMessageTokens,
   estimateNextRequest,
@@ -33,6 +34,12 @@ export {
   type DedupeResult,
   duplicateReadNote,
 } from "./read-dedupe.js";
+export {
+  type ContextPartName,
+  type ContextReport,
+  type ContextReportInput,
+  contextReport,
+} from "./report.js";
 export { cutMiddle, fitToolOutputs, shortenToolOutputs } from "./shorten.js";
 export { type TruncationResult, truncateToFit, validCuts } from "./truncate.js";
 export {

@@ -4,6 +4,7 @@ import type {
   ApiForkRecord,
   ApiJournalRecord,
   ApiMessageRecord,
+  ApiModelRecord,
   UiJournalRecord,
 } from "../../agent/journal.js";
 import type { LlmMessage } from "../../llm/types.js";
@@ -52,6 +53,8 @@ export interface LoadedSession {
   forkedFrom?: { taskId: string; entryId: string };
   /** Recovered damage, e.g. a torn last line that was dropped. */
   warnings: string[];
+  /** The model the task last switched to (`/model`); absent when it kept the one it started with. */
+  model?: { provider: string; model: string };
 }
 
 /** One task's own files, parsed. */
@@ -62,6 +65,8 @@ interface TaskFiles {
   uiRecords: UiJournalRecord[];
   byId: Map<string, ApiMessageRecord>;
   fork?: ApiForkRecord;
+  /** The last model switch. */
+  model?: ApiModelRecord;
   /** The entry the active history ends at (null: empty, or the fork point). */
   head: string | null;
   nextEntryNumber: number;
@@ -95,6 +100,7 @@ export function loadSession(home: string, taskId: string): LoadedSession {
     usage: usageTotals(ownUi),
     turns: countTurns(ownUi),
     ...(own.fork ? { forkedFrom: { taskId: own.fork.fromTask, entryId: own.fork.fromEntry } } : {}),
+    ...(own.model ? { model: { provider: own.model.provider, model: own.model.model } } : {}),
     warnings: [...tasks.values()].flatMap((task) =>
       task === own ? task.warnings : task.warnings.map((warning) => `source task ${task.id}: ${warning}`),
     ),
@@ -143,6 +149,7 @@ function indexEntries(path: string, api: ApiJournalRecord[], uiRecords: UiJourna
   let head: string | null = null;
   let highest = 0;
   let fork: ApiForkRecord | undefined;
+  let model: ApiModelRecord | undefined;
   api.forEach((record, index) => {
     if (record.type === "fork") {
       if (index !== 0)
@@ -151,6 +158,8 @@ function indexEntries(path: string, api: ApiJournalRecord[], uiRecords: UiJourna
     } else if (record.type === "rewind") {
       if (record.to !== null && !byId.has(record.to)) throw brokenLink(path, "a rewind", record.to);
       head = record.to;
+    } else if (record.type === "model") {
+      model = record;
     } else {
       byId.set(record.id, record);
       if (record.uiCount < 0) uncounted.push(record);
@@ -165,7 +174,7 @@ function indexEntries(path: string, api: ApiJournalRecord[], uiRecords: UiJourna
   uncounted.forEach((record, index) => {
     record.uiCount = counts[index]!;
   });
-  return { byId, head, fork, nextEntryNumber: highest + 1 };
+  return { byId, head, fork, model, nextEntryNumber: highest + 1 };
 }
 
 /**

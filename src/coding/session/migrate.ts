@@ -104,6 +104,11 @@ function checkV2(path: string, line: number, fields: Fields): ApiJournalRecord {
         throw corruptLine(path, line, "a rewind record needs to (an entry id or null)");
       }
       return fields as ApiJournalRecord;
+    case "model":
+      if (typeof fields.provider !== "string" || typeof fields.model !== "string") {
+        throw corruptLine(path, line, "a model record needs a provider and a model");
+      }
+      return fields as ApiJournalRecord;
     default:
       throw corruptLine(path, line, `unknown record type ${String(fields.type)}`);
   }
