@@ -4,7 +4,7 @@
  * file through `execute_command`, so a step run twice shows. Used by a scenario test (few kills)
  * and a benchmark (50 kills).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type CliRun, makeWorkspace, runCli } from "./cli.js";
 import { type RecordedRequest, type ScriptedTurn, startFakeModelServer } from "./fake-model-server.js";
@@ -71,7 +71,8 @@ export async function runCrashSession(options: {
   let last: CliRun | undefined;
   try {
     for (let attempt = 0; attempt < options.kills + 20; attempt++) {
-      const first = attempt === 0;
+      // A run killed before its task was written (a slow start) left nothing to continue.
+      const first = startedTasks(home).length === 0;
       const args = first ? ["-p", "Record every step.", ...flags] : ["-p", "--continue", ...flags];
       if (!first) resumes++;
       const killAfter = kills < options.kills ? 150 + random() * 600 : undefined;
@@ -90,7 +91,7 @@ export async function runCrashSession(options: {
       if (last.code === 0) break;
       throw new Error(`run ${attempt} failed (${last.code}): ${last.stderr}`);
     }
-    const taskDirs = readdirSync(join(home, "tasks")).filter((name) => name !== "index.json");
+    const taskDirs = startedTasks(home);
     if (taskDirs.length !== 1) throw new Error(`expected one task, found ${taskDirs.length}`);
     const taskDir = join(home, "tasks", taskDirs[0]!);
     let corruptLines = 0;
@@ -124,4 +125,11 @@ export async function runCrashSession(options: {
   } finally {
     await server.close();
   }
+}
+
+/** The task folders that hold a started task (its task.json written). */
+function startedTasks(home: string): string[] {
+  const root = join(home, "tasks");
+  if (!existsSync(root)) return [];
+  return readdirSync(root).filter((name) => existsSync(join(root, name, "task.json")));
 }
