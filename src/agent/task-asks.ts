@@ -15,6 +15,8 @@ export interface AskChannelOptions {
   ui: UiMessageLog;
   interactive: boolean;
   setStatus(status: TaskStatus): void;
+  /** Messages the person already sent while the task worked: they answer the next question. */
+  takeWaitingMessages?(): string | undefined;
 }
 
 export function createAskChannel(options: AskChannelOptions) {
@@ -50,6 +52,8 @@ export function createAskChannel(options: AskChannelOptions) {
     /** A question from the model (ask_followup_question); the person's reply as text. */
     async askUser(question: string, choices?: string[]): Promise<string> {
       if (!options.interactive) return prompts.userUnavailable();
+      const waiting = options.takeWaitingMessages?.();
+      if (waiting !== undefined) return waiting;
       const answer = await ask({ ask: "followup", question, options: choices });
       return answer.text ?? answer.response;
     },

@@ -153,7 +153,21 @@ export function createTask(options: TaskOptions) {
     compactionNext = false;
   };
 
-  const asks = createAskChannel({ ui, interactive: options.interactive, setStatus });
+  const asks = createAskChannel({
+    ui,
+    interactive: options.interactive,
+    setStatus,
+    takeWaitingMessages() {
+      if (interjections.length === 0) return undefined;
+      return interjections
+        .splice(0)
+        .map(({ text }) => {
+          ui.say({ say: "user_message", text });
+          return text;
+        })
+        .join("\n\n");
+    },
+  });
   const guard = createTaskGuard({
     maxMistakes: options.maxConsecutiveMistakes ?? 3,
     interactive: options.interactive,
@@ -214,6 +228,42 @@ export function createTask(options: TaskOptions) {
   function keepToolResults(pending: ContentBlock[]): void {
     const results = pending.filter(tools.isResult);
     if (results.length > 0) appendHistory({ role: "user", content: results });
+  }
+
+  /**
+   * Messages the person sent while the loop ran, delivered with the next tool results (before
+   * the next request); their `user_message` is said when they are delivered.
+   */
+  const interjections: Array<{ text: string; content: ContentBlock[] }> = [];
+  /** The outcome of the loop running now (start, send or resume), while it runs. */
+  let active: Promise<TaskOutcome> | undefined;
+
+  function deliverInterjections(): ContentBlock[] {
+    return interjections.splice(0).flatMap(({ text, content }) => {
+      ui.say({ say: "user_message", text });
+      return content;
+    });
+  }
+
+  /**
+   * Runs one turn of work to its outcome; messages that arrived too late for it (while it
+   * stopped or finished) start the next one, so none is left behind.
+   */
+  function runExclusive(body: () => Promise<TaskOutcome>): Promise<TaskOutcome> {
+    active = (async () => {
+      try {
+        let outcome = await body();
+        while (interjections.length > 0) {
+          guard.forgiveMistakes();
+          if (controller.signal.aborted) controller = new AbortController();
+          outcome = await finish(await loop(deliverInterjections()));
+        }
+        return outcome;
+      } finally {
+        active = undefined;
+      }
+    })();
+    return active;
   }
 
   async function loop(firstContent: ContentBlock[]): Promise<TaskOutcome> {
@@ -296,14 +346,22 @@ export function createTask(options: TaskOptions) {
         continue;
       }
       if (completion !== undefined) {
-        appendHistory({ role: "user", content: pending });
         ui.say({ say: "completion_result", text: completion });
+        // A message sent while the model finished goes with the completion's result instead.
+        if (interjections.length > 0) {
+          pending = [...pending, ...deliverInterjections()];
+          continue;
+        }
+        appendHistory({ role: "user", content: pending });
         return { status: "completed", result: completion };
       }
       if (stopReason !== undefined) {
         appendHistory({ role: "user", content: pending });
         return { status: "failed", code: "stopped_by_hook", message: stopReason };
       }
+      // Not into a stopping loop: what it keeps is only the tool results.
+      if (interjections.length > 0 && !controller.signal.aborted)
+        pending = [...pending, ...deliverInterjections()];
     }
   }
 
@@ -360,41 +418,65 @@ export function createTask(options: TaskOptions) {
       return status;
     },
     /** Starts the task with the person's text (plus any context blocks, such as environment details). */
-    async start(text: string, context: ContentBlock[] = []): Promise<TaskOutcome> {
-      taskText = text;
-      ui.say({ say: "task", text });
-      const hooked = await promptHooks(["TaskStart", "UserPromptSubmit"], text);
-      if (hooked.block) return finish({ status: "failed", code: "stopped_by_hook", message: hooked.block });
-      return finish(
-        await loop([{ type: "text", text: `<task>\n${text}\n</task>` }, ...context, ...hooked.context]),
-      );
+    start(text: string, context: ContentBlock[] = []): Promise<TaskOutcome> {
+      return runExclusive(async () => {
+        taskText = text;
+        ui.say({ say: "task", text });
+        const hooked = await promptHooks(["TaskStart", "UserPromptSubmit"], text);
+        if (hooked.block) return finish({ status: "failed", code: "stopped_by_hook", message: hooked.block });
+        return finish(
+          await loop([{ type: "text", text: `<task>\n${text}\n</task>` }, ...context, ...hooked.context]),
+        );
+      });
     },
-    /** Continues a finished or stopped task with a new message from the person. */
-    async send(text: string): Promise<TaskOutcome> {
+    /**
+     * A new message from the person (with `context`, e.g. attached images). While the task
+     * works, it is delivered with the results of the running tools, before the next request,
+     * and the promise is the running work's outcome; otherwise it starts the next turn.
+     */
+    async send(text: string, context: ContentBlock[] = []): Promise<TaskOutcome> {
+      const compact = /^\/compact\b\s*(.*)$/s.exec(text.trim());
+      if (compact && options.condenseTool && !active) {
+        ui.say({ say: "user_message", text });
+        guard.forgiveMistakes();
+        if (controller.signal.aborted) controller = new AbortController();
+        tools.offerCondense(true);
+        return runExclusive(async () =>
+          finish(await loop([{ type: "text", text: prompts.compactRequest(compact[1]!, tools.xml) }])),
+        );
+      }
+      const hooked = await promptHooks(["UserPromptSubmit"], text);
+      if (hooked.block) {
+        ui.say({ say: "notice", text: `Message not sent: ${hooked.block}` });
+        if (active) return active;
+        return finish({ status: "failed", code: "stopped_by_hook", message: hooked.block });
+      }
+      const content: ContentBlock[] = [
+        { type: "text", text: `<user_message>\n${text}\n</user_message>` },
+        ...context,
+        ...hooked.context,
+      ];
+      if (active) {
+        interjections.push({ text, content });
+        return active;
+      }
       ui.say({ say: "user_message", text });
       guard.forgiveMistakes();
       if (controller.signal.aborted) controller = new AbortController();
-      const compact = /^\/compact\b\s*(.*)$/s.exec(text.trim());
-      if (compact && options.condenseTool) {
-        tools.offerCondense(true);
-        return finish(await loop([{ type: "text", text: prompts.compactRequest(compact[1]!, tools.xml) }]));
-      }
-      const hooked = await promptHooks(["UserPromptSubmit"], text);
-      if (hooked.block) return finish({ status: "failed", code: "stopped_by_hook", message: hooked.block });
-      return finish(
-        await loop([{ type: "text", text: `<user_message>\n${text}\n</user_message>` }, ...hooked.context]),
-      );
+      return runExclusive(async () => finish(await loop(content)));
     },
     /**
      * Continues a task loaded from its journal: the calls that were running when it stopped are
      * reported to the model as interrupted (never run again), then `context` (how long it was
      * away, what changed) and the person's new message, if any, follow in one user message.
      */
-    async resume(text: string | undefined, context: ContentBlock[] = []): Promise<TaskOutcome> {
-      if (text) ui.say({ say: "user_message", text });
-      const pending = [...interruptedCalls(store, ui), ...context];
-      if (text) pending.push({ type: "text", text: `<user_message>\n${text}\n</user_message>` });
-      return finish(await loop(pending));
+    resume(text: string | undefined, context: ContentBlock[] = []): Promise<TaskOutcome> {
+      return runExclusive(async () => {
+        if (text) ui.say({ say: "user_message", text });
+        const pending = [...interruptedCalls(store, ui), ...context];
+        if (text) pending.push({ type: "text", text: `<user_message>\n${text}\n</user_message>` });
+        return finish(await loop(pending));
+      });
     },
     /**
      * Puts the conversation back to the point a checkpoint mark (a `checkpoint` UI message) was

@@ -379,7 +379,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
           task.setMode(command.mode);
           break;
         case "send_message":
-          void task.send(command.text);
+          void task.send(command.text, imageBlocks(command.images ?? [], modelInfo.supportsImages));
           break;
         case "list_checkpoints":
         case "diff_checkpoints":

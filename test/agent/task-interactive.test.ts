@@ -291,3 +291,65 @@ describe("retries", () => {
     expect(warnings.filter((w) => w.includes("MaxListenersExceeded"))).toEqual([]);
   });
 });
+
+describe("a message sent while the task works", () => {
+  it("goes to the model with the results of the running tool, before the next request", async () => {
+    const h = await startHarness([
+      { toolCalls: [call("wait", { ms: 300 }, "toolu_wait")] },
+      { toolCalls: [call("echo", { text: "heard" }, "toolu_echo")] },
+      finishTurn(),
+    ]);
+    const done = h.task.start("Wait a little.");
+    await h.server.waitForRequests(1);
+    await sleep(50);
+    const same = h.task.send("Also check the README.");
+    expect(h.server.requests).toHaveLength(1);
+    expect((await done).status).toBe("completed");
+    expect(await same).toEqual(await done);
+    const second = JSON.stringify(h.server.requests[1]!.body.messages.at(-1));
+    expect(second).toContain("toolu_wait");
+    expect(second).toContain("Also check the README.");
+    expect(h.server.requests).toHaveLength(3);
+    expectEveryCallPaired(h.task.history as any);
+    // Said when delivered: after the tool that was running, before the model's next reply.
+    const says = h.events.flatMap((e) =>
+      e.type === "ui_message_added" && e.message.type === "say" ? [e.message.payload.say] : [],
+    );
+    expect(says.indexOf("user_message")).toBeGreaterThan(says.indexOf("tool"));
+  });
+
+  it("sent as the model finishes: goes with the completion's result, and the task goes on", async () => {
+    const h = await startHarness([
+      {
+        toolCalls: [
+          call("wait", { ms: 200 }, "toolu_wait"),
+          call("finish", { result: "first" }, "toolu_fin"),
+        ],
+      },
+      finishTurn("second"),
+    ]);
+    const done = h.task.start("Wait, then finish.");
+    await h.server.waitForRequests(1);
+    await sleep(50);
+    void h.task.send("One more thing.");
+    const outcome = await done;
+    expect(outcome).toEqual({ status: "completed", result: "second" });
+    expect(JSON.stringify(h.server.requests[1]!.body.messages.at(-1))).toContain("One more thing.");
+  });
+
+  it("after an abort, the message starts the next turn", async () => {
+    const h = await startHarness([
+      { toolCalls: [call("wait", { ms: 5000 }, "toolu_wait")] },
+      finishTurn("after"),
+    ]);
+    const done = h.task.start("Wait long.");
+    await h.server.waitForRequests(1);
+    await sleep(50);
+    void h.task.send("Stop waiting and finish.");
+    await sleep(20);
+    h.task.abort();
+    expect(await done).toEqual({ status: "completed", result: "after" });
+    expect(JSON.stringify(h.server.requests[1]!.body.messages.at(-1))).toContain("Stop waiting and finish.");
+    expectEveryCallPaired(h.task.history as any);
+  });
+});

@@ -36,19 +36,18 @@ interface Waiter {
 }
 
 /**
- * What the person's actions do, in protocol terms. Messages typed while the agent works are
- * queued and sent when the task stops (or answer the question it asks); "approve always"
- * asks the core to remember a rule for the workspace (the core then stops asking).
+ * What the person's actions do, in protocol terms. A message typed while the agent works is
+ * sent at once: the core delivers it with the results of the running tools (or as the answer
+ * of its next question), and it shows as queued until then. "Approve always" asks the core to
+ * remember a rule for the workspace (the core then stops asking).
  */
 export function createTuiController(options: TuiControllerOptions) {
   const { session, store } = options;
   let started = false;
-  /** True from sending a message until the task stops: the core takes one message at a time. */
+  /** True from sending a message until the task stops. */
   let busy = false;
   const waiters: Waiter[] = [];
   let mcpListed = false;
-  /** Images of the queued messages, sent with them. */
-  let queuedImages: ImageAttachment[] = [];
   const commands = mergeCommands(options.commands ?? []);
 
   const dispatch = (command: Command) => session.dispatch(command);
@@ -75,10 +74,7 @@ export function createTuiController(options: TuiControllerOptions) {
       return dispatch({ type: "answer", askId: ask.id, response: "message", text });
     }
     if (!started) return start(text, images);
-    if (busy) {
-      queuedImages = [...queuedImages, ...images];
-      return store.setQueued([...store.get().queued, text]);
-    }
+    if (busy) store.setQueued([...store.get().queued, text]);
     busy = true;
     dispatch({ type: "send_message", text, ...(images.length > 0 ? { images } : {}) });
   };
@@ -101,15 +97,6 @@ export function createTuiController(options: TuiControllerOptions) {
     detail: store.detail,
     clear: options.clearScreen,
     exit: options.exit,
-  };
-
-  const flushQueue = () => {
-    const queued = store.get().queued;
-    if (queued.length === 0) return;
-    const images = queuedImages;
-    store.setQueued([]);
-    queuedImages = [];
-    send(queued.join("\n\n"), images);
   };
 
   return {
@@ -163,9 +150,12 @@ export function createTuiController(options: TuiControllerOptions) {
     onEvent(event: Event) {
       const waiter = waiters.findIndex((w) => w.answers.includes(event.type));
       if (waiter >= 0) waiters.splice(waiter, 1)[0]!.resolve(event);
-      if (event.type === "ask" && event.message.type === "ask") {
+      // A queued message reached the model: it is no longer waiting.
+      if (event.type === "ui_message_added" && event.message.type === "say") {
         const payload = event.message.payload;
-        if (payload.ask === "followup" || payload.ask === "mistake_limit") flushQueue();
+        const queued = store.get().queued;
+        if (payload.say === "user_message" && queued.includes(payload.text))
+          store.setQueued(queued.filter((_, i) => i !== queued.indexOf(payload.text)));
       }
       if (event.type === "state") {
         if (event.status === "running" && !mcpListed && options.discoverMcp !== false) {
@@ -173,10 +163,8 @@ export function createTuiController(options: TuiControllerOptions) {
           dispatch({ type: "list_mcp_servers" });
         }
         if (event.status !== "idle") started = true;
-        if (["completed", "failed", "aborted"].includes(event.status)) {
-          busy = false;
-          flushQueue();
-        } else if (event.status === "running") busy = true;
+        if (["completed", "failed", "aborted"].includes(event.status)) busy = false;
+        else if (event.status === "running") busy = true;
       }
     },
     /** Starts the task at once (a task given on the command line, or a resumed one). */
