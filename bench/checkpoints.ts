@@ -17,10 +17,11 @@ import { median, now, round } from "./support.js";
 
 /**
  * Checkpoints on a generated repository: the first checkpoint, a checkpoint after a 10-file
- * change, and the restore of that change, for Bowline's engine and, in the same run on the same
- * changes, Cline's method (a shadow repo staging everything with `git add .` after two scans
- * for nested `.git` folders, restore by `git reset --hard`) and the floor (`git add -A` +
- * `git write-tree` in a plain repository, restore by `git read-tree --reset -u`).
+ * change, and the restore of that change, for Bowline's engine (its store watching the
+ * workspace, as a task's does) and, in the same run on the same changes, Cline's method (a shadow
+ * repo staging everything with `git add .` after two scans for nested `.git` folders, restore by
+ * `git reset --hard`) and the floor (`git add -A` + `git write-tree` in a plain repository,
+ * restore by `git read-tree --reset -u`).
  * Default 20,000 files (~200 MB); `full` (or BENCH_CHECKPOINTS_FULL=1) 100,000 files (~1 GB).
  */
 const targets = { firstMs: 60_000, stepMs: 300, restoreMs: 500 };
@@ -38,6 +39,7 @@ export async function benchCheckpoints(options: CheckpointBenchOptions = {}) {
   const runs = options.runs ?? Number(process.env.BENCH_RUNS ?? 5);
   const root = mkdtempSync(join(tmpdir(), "bowline-bench-checkpoints-"));
   const ws = join(root, "ws");
+  let closeStore = () => {};
   try {
     const bytes = generate(ws, files);
     await settleDisk(ws);
@@ -54,8 +56,10 @@ export async function benchCheckpoints(options: CheckpointBenchOptions = {}) {
     await cline(["config", "gc.auto", "0"]);
     writeFileSync(join(root, "cline", ".git", "info", "exclude"), `${BUILT_IN_EXCLUDES.join("\n")}\n`);
 
-    const store = await openCheckpointStore({ home: join(root, "home"), workspace: ws });
+    // Watched, as a task's store is: a step's checkpoint looks only at the paths that changed.
+    const store = await openCheckpointStore({ home: join(root, "home"), workspace: ws, watch: true });
     if (isUnavailable(store)) throw new Error(store.message);
+    closeStore = () => store.close();
     const save = async (kind: "baseline" | "step") => {
       const outcome = await store.save("bench", kind, kind);
       if (isUnavailable(outcome)) throw new Error(outcome.message);
@@ -127,6 +131,8 @@ export async function benchCheckpoints(options: CheckpointBenchOptions = {}) {
       restoreMs: { ours: med(restore.ours), cline: med(restore.cline), floor: med(restore.floor) },
       // Apparent sizes of the two stores, measured alike (before any gc).
       storeBytes: { ours: duBytes(store.storeDir), cline: duBytes(join(root, "cline", ".git")) },
+      // How our snapshots were taken: the first scans everything, later ones only the changed paths.
+      watch: store.watching(),
     };
     const ratio = (a: number, b: number) => round(a / b);
     return {
@@ -148,6 +154,7 @@ export async function benchCheckpoints(options: CheckpointBenchOptions = {}) {
       },
     };
   } finally {
+    closeStore();
     rmSync(root, { recursive: true, force: true });
   }
 }

@@ -53,11 +53,16 @@ export async function openSessionCheckpoints(options: {
     }
   }
   let baseline: Promise<void> = Promise.resolve();
+  /** Checkpoints are off for the rest of the task: the workspace is no longer watched either. */
+  const stop = () => {
+    handle?.close();
+    handle = undefined;
+  };
 
   const announce = (outcome: SaveOutcome | { unavailable: true; message: string }, entryId?: string) => {
     if ("unavailable" in outcome) {
       options.say({ say: "notice", text: `Checkpoints are off: ${outcome.message}` });
-      handle = undefined;
+      stop();
       return;
     }
     if (!outcome.created) return;
@@ -78,7 +83,7 @@ export async function openSessionCheckpoints(options: {
   };
   const fail = (error: unknown) => {
     options.say({ say: "notice", text: `Checkpoints are off for this task: ${(error as Error).message}` });
-    handle = undefined;
+    stop();
   };
 
   return {
@@ -152,6 +157,7 @@ export async function openSessionCheckpoints(options: {
     async close() {
       await baseline;
       await handle?.settled().catch(() => undefined);
+      handle?.close();
     },
   };
 }

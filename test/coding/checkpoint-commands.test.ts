@@ -1,5 +1,5 @@
 /** The checkpoint commands of the protocol, answered by a live task session. */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createNonInteractivePolicy } from "../../src/coding/approval-rules.js";
@@ -13,42 +13,48 @@ afterEach(async () => {
   await server?.close();
 });
 
+/** A session whose task writes notes.md then completes; `next(type)` waits for an event. */
+async function notesSession() {
+  server = await startFakeModelServer({
+    script: [
+      { toolCalls: [{ name: "write_to_file", input: { path: "notes.md", content: "# Notes\n" } }] },
+      { toolCalls: [{ name: "attempt_completion", input: { result: "Wrote notes." } }] },
+    ],
+  });
+  const { repo, home } = makeWorkspace();
+  const events: Event[] = [];
+  const waiters: Array<(e: Event) => boolean> = [];
+  const next = (type: string) =>
+    new Promise<any>((resolve) => {
+      waiters.push((e) => {
+        if (e.type !== type) return false;
+        resolve(e);
+        return true;
+      });
+    });
+  const session = await createTaskSession({
+    cwd: repo,
+    home,
+    modelConfig: {
+      provider: "anthropic",
+      wireFormat: "anthropic-messages",
+      model: "m",
+      apiKey: "k",
+      baseUrl: server.url,
+    },
+    policy: createNonInteractivePolicy({ yes: true, allow: [] }),
+    interactive: false,
+    emit: (e) => {
+      events.push(e);
+      for (const [i, w] of waiters.entries()) if (w(e)) waiters.splice(i, 1);
+    },
+  });
+  return { repo, session, next };
+}
+
 describe("checkpoint commands", () => {
   it("list, diff and restore (files and conversation) through dispatch", async () => {
-    server = await startFakeModelServer({
-      script: [
-        { toolCalls: [{ name: "write_to_file", input: { path: "notes.md", content: "# Notes\n" } }] },
-        { toolCalls: [{ name: "attempt_completion", input: { result: "Wrote notes." } }] },
-      ],
-    });
-    const { repo, home } = makeWorkspace();
-    const events: Event[] = [];
-    const waiters: Array<(e: Event) => boolean> = [];
-    const next = (type: string) =>
-      new Promise<any>((resolve) => {
-        waiters.push((e) => {
-          if (e.type !== type) return false;
-          resolve(e);
-          return true;
-        });
-      });
-    const session = await createTaskSession({
-      cwd: repo,
-      home,
-      modelConfig: {
-        provider: "anthropic",
-        wireFormat: "anthropic-messages",
-        model: "m",
-        apiKey: "k",
-        baseUrl: server.url,
-      },
-      policy: createNonInteractivePolicy({ yes: true, allow: [] }),
-      interactive: false,
-      emit: (e) => {
-        events.push(e);
-        for (const [i, w] of waiters.entries()) if (w(e)) waiters.splice(i, 1);
-      },
-    });
+    const { repo, session, next } = await notesSession();
     try {
       expect((await session.run("Write notes.")).status).toBe("completed");
       expect(existsSync(join(repo, "notes.md"))).toBe(true);
@@ -76,6 +82,38 @@ describe("checkpoint commands", () => {
       const failed = next("checkpoint_error");
       session.dispatch({ type: "restore_checkpoint", checkpointId: "0000000", mode: "files" });
       expect((await failed).message).toMatch(/0000000/);
+    } finally {
+      await session.close();
+    }
+  }, 30_000);
+
+  it("answers a restore over the person's own changes with the conflicts, and restores when forced", async () => {
+    const { repo, session, next } = await notesSession();
+    try {
+      expect((await session.run("Write notes.")).status).toBe("completed");
+      writeFileSync(join(repo, "notes.md"), "# Notes, edited by the person\n");
+      const listed = next("checkpoints_listed");
+      session.dispatch({ type: "list_checkpoints" });
+      const [baseline] = (await listed).checkpoints;
+
+      const conflicts = next("checkpoint_restore_conflicts");
+      session.dispatch({ type: "restore_checkpoint", checkpointId: baseline.id, mode: "files" });
+      expect(await conflicts).toMatchObject({
+        checkpointId: baseline.id,
+        mode: "files",
+        files: ["notes.md"],
+      });
+      expect(readFileSync(join(repo, "notes.md"), "utf8")).toBe("# Notes, edited by the person\n");
+
+      const restored = next("checkpoint_restored");
+      session.dispatch({ type: "restore_checkpoint", checkpointId: baseline.id, mode: "files", force: true });
+      const { undoId } = await restored;
+      expect(existsSync(join(repo, "notes.md"))).toBe(false);
+      // The forced restore can be undone: the person's edit comes back.
+      const undone = next("checkpoint_restored");
+      session.dispatch({ type: "restore_checkpoint", checkpointId: undoId, mode: "files" });
+      await undone;
+      expect(readFileSync(join(repo, "notes.md"), "utf8")).toBe("# Notes, edited by the person\n");
     } finally {
       await session.close();
     }

@@ -1,6 +1,7 @@
 import type { Checkpoint, CheckpointKind, FileChange } from "../../protocol/checkpoint-commands.js";
-import { gitText, runGit, type ShadowGit } from "./git.js";
+import { gitText, runGit, type ShadowGit, withoutIndex } from "./git.js";
 import { type StoreMeta, writeMeta } from "./meta.js";
+import type { GitServices } from "./services.js";
 import { CheckpointNotFoundError } from "./types.js";
 
 /**
@@ -30,8 +31,15 @@ export interface StoredCheckpoint {
   tree: string;
 }
 
-/** Writes a checkpoint's commit; `recordCheckpoint` makes it visible. */
-export async function writeCheckpoint(git: ShadowGit, spec: NewCheckpoint): Promise<StoredCheckpoint> {
+/**
+ * Writes a checkpoint's commit (through the store's long-lived git processes when it has them);
+ * `recordCheckpoint` makes it visible.
+ */
+export async function writeCheckpoint(
+  git: ShadowGit,
+  spec: NewCheckpoint,
+  services?: GitServices,
+): Promise<StoredCheckpoint> {
   const data: Omit<Checkpoint, "id"> = {
     taskId: spec.taskId,
     kind: spec.kind,
@@ -42,10 +50,19 @@ export async function writeCheckpoint(git: ShadowGit, spec: NewCheckpoint): Prom
   if (spec.previous) data.previousId = spec.previous.id;
   if (spec.files.length > MAX_LISTED_FILES) data.moreFiles = spec.files.length - MAX_LISTED_FILES;
   const subject = `bowline ${spec.kind}: ${spec.label.replace(/\s+/g, " ").slice(0, 100)}`;
-  const id = await gitText(git, ["commit-tree", spec.tree], {
-    input: `${subject}\n\n${JSON.stringify(data)}\n`,
-  });
+  const message = `${subject}\n\n${JSON.stringify(data)}\n`;
+  const id = services
+    ? await services.writeCommit(commitText(git, spec.tree, message))
+    : await gitText(git, ["commit-tree", spec.tree], { input: message });
   return { checkpoint: { id, ...data }, tree: spec.tree };
+}
+
+/** A parentless commit as `git commit-tree` writes it, with the shadow environment's identity. */
+function commitText(git: ShadowGit, tree: string, message: string): string {
+  const when = `${Math.floor(Date.now() / 1000)} +0000`;
+  const author = `${git.env.GIT_AUTHOR_NAME} <${git.env.GIT_AUTHOR_EMAIL}> ${when}`;
+  const committer = `${git.env.GIT_COMMITTER_NAME} <${git.env.GIT_COMMITTER_EMAIL}> ${when}`;
+  return `tree ${tree}\nauthor ${author}\ncommitter ${committer}\n\n${message}`;
 }
 
 /**
@@ -57,12 +74,14 @@ export async function recordCheckpoint(
   git: ShadowGit,
   meta: StoreMeta,
   stored: StoredCheckpoint,
+  services?: GitServices,
 ): Promise<void> {
   const { id, taskId } = stored.checkpoint;
   meta.tips[taskId] = stored;
   await writeMeta(git.storeDir, meta);
   const input = `create ${refName(taskId, id)} ${id}\noption no-deref\nupdate HEAD ${id}\n`;
-  await runGit(git, ["update-ref", "--stdin"], { input });
+  if (services) await services.updateRefs(input);
+  else await runGit(git, ["update-ref", "--stdin"], { input });
 }
 
 /** A task's latest checkpoint: as the store's metadata remembers it, else from the refs. */
@@ -116,7 +135,8 @@ export async function deleteCheckpoints(git: ShadowGit, checkpoints: Checkpoint[
 
 /** Files that differ between two tree-ishes, as seen going from `from` to `to`. */
 export async function changedFiles(git: ShadowGit, from: string, to: string): Promise<FileChange[]> {
-  const { stdout } = await runGit(git, ["diff-tree", "-r", "-z", "--no-renames", "--name-status", from, to]);
+  const args = ["diff-tree", "-r", "-z", "--no-renames", "--name-status", from, to];
+  const { stdout } = await runGit(git, args, { env: withoutIndex(git) });
   const fields = stdout.split("\0");
   const changes: FileChange[] = [];
   for (let i = 0; i + 1 < fields.length; i += 2) {

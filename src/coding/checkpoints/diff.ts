@@ -1,6 +1,6 @@
 import type { FileDiff } from "../../protocol/checkpoint-commands.js";
 import { statusOf } from "./commits.js";
-import { runGit, type ShadowGit } from "./git.js";
+import { runGit, type ShadowGit, withoutIndex } from "./git.js";
 
 export interface DiffOptions {
   /** Include each file's unified diff (default true). */
@@ -21,11 +21,12 @@ export async function diffTrees(
   options: DiffOptions = {},
 ): Promise<FileDiff[]> {
   const base = ["--no-optional-locks", "diff-tree", "-r", "--no-renames"];
-  const { stdout } = await runGit(git, [...base, "-z", "--raw", "--numstat", from, to]);
+  const env = withoutIndex(git);
+  const { stdout } = await runGit(git, [...base, "-z", "--raw", "--numstat", from, to], { env });
   const files = parseRawNumstat(stdout);
   if (options.patch !== false && files.length > 0) {
     const unified = `-U${options.context ?? 3}`;
-    const patch = await runGit(git, [...base, "-p", "--no-color", unified, from, to]);
+    const patch = await runGit(git, [...base, "-p", "--no-color", unified, from, to], { env });
     const patches = splitPatch(patch.stdout);
     if (patches.length === files.length) {
       for (const [i, file] of files.entries()) file.patch = patches[i];

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 /**
@@ -127,13 +127,20 @@ export function excludeFileText(
 /**
  * Writes `info/exclude` and `info/attributes` of the shadow repository, only when their content
  * changes: git's untracked cache is keyed on the exclude file, and a rewrite costs a full rescan.
+ * Says whether the exclusions changed.
  */
-export async function writeExcludes(gitDir: string, excludeText: string): Promise<void> {
-  await writeIfChanged(join(gitDir, "info", "exclude"), excludeText);
+export async function writeExcludes(gitDir: string, excludeText: string): Promise<boolean> {
+  const changed = await writeIfChanged(join(gitDir, "info", "exclude"), excludeText);
   await writeIfChanged(join(gitDir, "info", "attributes"), ATTRIBUTES);
+  return changed;
 }
 
-async function writeIfChanged(path: string, text: string): Promise<void> {
+/** Replaced whole (temporary file, then rename): the watcher's ignore checks may read it meanwhile. */
+async function writeIfChanged(path: string, text: string): Promise<boolean> {
   const current = await readFile(path, "utf8").catch(() => undefined);
-  if (current !== text) await writeFile(path, text);
+  if (current === text) return false;
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, text);
+  await rename(temporary, path);
+  return true;
 }

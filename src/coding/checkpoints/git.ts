@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { setPriority } from "node:os";
 import { join } from "node:path";
 import { CheckpointGitError } from "./types.js";
@@ -15,11 +15,13 @@ export interface ShadowGit {
 
 export interface GitRunOptions {
   /** Written to git's stdin. */
-  input?: string;
+  input?: string | Buffer;
   /** Exit codes that are answers rather than failures (default only 0). */
   okCodes?: number[];
   /** Run at low CPU priority: work nobody waits for (gc). */
   background?: boolean;
+  /** Variables added to the shadow environment (e.g. another `GIT_INDEX_FILE`). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface GitResult {
@@ -96,17 +98,26 @@ export function createShadowGit(
   return { storeDir, gitDir: join(storeDir, "git"), workspace, env: shadowEnv(storeDir, workspace, base) };
 }
 
-/** Runs `git <args>` against the shadow repository without blocking the event loop. */
-export function runGit(git: ShadowGit, args: string[], options: GitRunOptions = {}): Promise<GitResult> {
+/** Starts `git <args>` against the shadow repository, its three streams piped, for a caller that talks to it. */
+export function spawnGit(
+  git: ShadowGit,
+  args: string[],
+  env?: NodeJS.ProcessEnv,
+): ChildProcessWithoutNullStreams {
   const fullArgs = FIXED_CONFIG.flatMap((setting) => ["-c", setting]);
   fullArgs.push(...args);
+  return spawn("git", fullArgs, {
+    cwd: git.storeDir,
+    env: env ? { ...git.env, ...env } : git.env,
+    stdio: ["pipe", "pipe", "pipe"],
+    windowsHide: true,
+  });
+}
+
+/** Runs `git <args>` against the shadow repository without blocking the event loop. */
+export function runGit(git: ShadowGit, args: string[], options: GitRunOptions = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn("git", fullArgs, {
-      cwd: git.storeDir,
-      env: git.env,
-      stdio: ["pipe", "pipe", "pipe"],
-      windowsHide: true,
-    });
+    const child = spawnGit(git, args, options.env);
     if (options.background && child.pid !== undefined) lowerPriority(child.pid);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -129,12 +140,21 @@ export function runGit(git: ShadowGit, args: string[], options: GitRunOptions = 
   });
 }
 
+/**
+ * For commands that read the index without needing it (`diff-tree` does, for nothing it uses
+ * here): a path where no index exists, so they do not parse the shadow index of the whole
+ * workspace. Nothing writes an index there.
+ */
+export function withoutIndex(git: ShadowGit): NodeJS.ProcessEnv {
+  return { GIT_INDEX_FILE: join(git.gitDir, "no-index") };
+}
+
 /** Runs git and returns its trimmed standard output. */
 export async function gitText(git: ShadowGit, args: string[], options?: GitRunOptions): Promise<string> {
   return (await runGit(git, args, options)).stdout.trim();
 }
 
-function describeFailure(args: string[], result: GitResult): string {
+export function describeFailure(args: string[], result: GitResult): string {
   const detail = result.stderr.trim().split("\n").slice(0, 5).join("\n");
   return `git ${args[0] ?? ""} failed (exit ${result.code}) in the checkpoint store: ${detail || "no message"}`;
 }

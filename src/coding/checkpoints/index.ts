@@ -21,3 +21,4 @@ export {
   type PruneOptions,
   type TaskRewinder,
 } from "./types.js";
+export type { WatchOptions, WatchStatus } from "./watcher.js";

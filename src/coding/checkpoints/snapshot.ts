@@ -1,12 +1,22 @@
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import type { FileChange } from "../../protocol/checkpoint-commands.js";
+import { NeedsFullScan } from "./base-trees.js";
 import type { StoredCheckpoint } from "./commits.js";
 import { excludeFileText, lfsPatterns, writeExcludes } from "./exclusions.js";
 import { gitText, runGit, type ShadowGit } from "./git.js";
+import { type IncrementalSnapshot, incrementalSnapshot } from "./incremental.js";
 import { type StoreMeta, writeMeta } from "./meta.js";
 import { indexEntryCount, type PathState, readHead, scanChanges, statPaths } from "./scan.js";
-import { type CheckpointLimits, type CheckpointsUnavailable, unavailable } from "./types.js";
+import type { GitServices } from "./services.js";
+import {
+  CheckpointGitError,
+  type CheckpointLimits,
+  type CheckpointsUnavailable,
+  isUnavailable,
+  unavailable,
+} from "./types.js";
+import { type ChangeTracker, INCREMENTAL, type TrackerBase } from "./watcher.js";
 
 /** Everything a snapshot needs to know about its store. */
 export interface SnapshotContext {
@@ -16,6 +26,10 @@ export interface SnapshotContext {
   exclude: string[];
   /** Bowline's home relative to the workspace, when it lies inside it. */
   homeInWorkspace: string | undefined;
+  /** What changed since the last snapshot, when the workspace is watched. */
+  tracker?: ChangeTracker;
+  /** Long-lived git processes, when the workspace is watched. */
+  services?: GitServices;
 }
 
 export interface Snapshot {
@@ -24,24 +38,92 @@ export interface Snapshot {
   /** Files left out because they are over the size limit, found in this snapshot. */
   skipped: string[];
   /**
-   * The files changed since `base`, when git's status could tell: HEAD was `base` and the
-   * index matched it, so what status reports is exactly what changed (saves a `diff-tree`).
+   * The files changed since `base`, when known without a `diff-tree`: the incremental snapshot
+   * started from `base`'s tree, or HEAD was `base` and the index matched it, so what git's status
+   * reports is exactly what changed.
    */
   files?: FileChange[];
 }
 
 /**
- * Records the workspace in the shadow index and returns its tree. Only files git sees as
- * changed are read; new nested repositories and oversized files are added to the exclusions;
- * exceeding a limit switches checkpoints off for the workspace. Updates `meta` for the caller
- * to write (it writes it itself only to switch checkpoints off). Call with the store lock held.
+ * Records the workspace and returns its tree. When it is watched and the watcher can say which
+ * paths changed since the last snapshot, only those are looked at (`incrementalSnapshot`);
+ * otherwise the whole workspace is scanned (`fullSnapshot`). New nested repositories and
+ * oversized files are added to the exclusions; exceeding a limit switches checkpoints off for the
+ * workspace. Updates `meta` for the caller to write (it writes it itself only to switch
+ * checkpoints off). Call with the store lock held.
  */
 export async function snapshot(
   context: SnapshotContext,
   base?: StoredCheckpoint,
 ): Promise<Snapshot | CheckpointsUnavailable> {
+  const rules = await refreshExcludes(context);
+  const { tracker, services } = context;
+  if (!tracker || !services) return fullSnapshot(context, base);
+  const taken = await tracker.take(rules);
+  let recorded: TrackerBase | undefined;
+  let scan = taken.full ? `full: ${taken.reason}` : INCREMENTAL;
+  try {
+    if (!taken.full) {
+      const quick = await quickSnapshot(context, services, taken.base, taken.paths);
+      if ("needsFullScan" in quick) scan = `full: ${quick.needsFullScan}`;
+      else {
+        if (isUnavailable(quick)) return quick;
+        recorded = { tree: quick.tree, fileCount: quick.fileCount, rules: await excludeText(context) };
+        const files = base?.tree === taken.base.tree ? quick.files : undefined;
+        return { tree: quick.tree, skipped: quick.large, ...(files ? { files } : {}) };
+      }
+    }
+    const snap = await fullSnapshot(context, base);
+    if (!isUnavailable(snap) && (!taken.full || taken.trusted)) {
+      const fileCount = await indexEntryCount(context.git.gitDir);
+      recorded = { tree: snap.tree, fileCount, rules: await excludeText(context) };
+    }
+    return snap;
+  } finally {
+    tracker.settle(recorded, scan);
+  }
+}
+
+/**
+ * The incremental snapshot of the changed paths, with the limits and exclusions applied, or why
+ * it cannot tell (a full scan must).
+ */
+async function quickSnapshot(
+  context: SnapshotContext,
+  services: GitServices,
+  base: TrackerBase,
+  paths: string[],
+): Promise<IncrementalSnapshot | CheckpointsUnavailable | { needsFullScan: string }> {
   const { git, meta, limits } = context;
-  await refreshExcludes(context);
+  let quick: IncrementalSnapshot;
+  try {
+    quick = await incrementalSnapshot(git, services, base, paths, limits.maxFileBytes);
+  } catch (error) {
+    if (error instanceof NeedsFullScan || error instanceof CheckpointGitError) {
+      return { needsFullScan: error.message };
+    }
+    throw error;
+  }
+  const over = limitMessage(git.workspace, limits, quick.fileCount, meta.storeBytes + quick.hashBytes);
+  if (over) return switchOff(context, over);
+  if (quick.large.length > 0) {
+    meta.largeFiles = unique([...meta.largeFiles, ...quick.large]);
+    await updateExcludes(context);
+  }
+  meta.storeBytes += quick.hashBytes;
+  return quick;
+}
+
+/**
+ * Records the whole workspace in the shadow index and returns its tree. Only files git sees as
+ * changed are read (the index's stat cache).
+ */
+async function fullSnapshot(
+  context: SnapshotContext,
+  base?: StoredCheckpoint,
+): Promise<Snapshot | CheckpointsUnavailable> {
+  const { git, meta, limits } = context;
   const changes = await scanChanges(git);
   const indexed = await indexEntryCount(git.gitDir);
   // Far over the limit (a whole disk opened as a workspace): no need to look at each file.
@@ -55,7 +137,7 @@ export async function snapshot(
   if (changes.nestedRepos.length > 0 || plan.large.length > 0) {
     meta.nestedRepos = unique([...meta.nestedRepos, ...changes.nestedRepos]);
     meta.largeFiles = unique([...meta.largeFiles, ...plan.large]);
-    await writeExcludes(git.gitDir, await excludeText(context));
+    await updateExcludes(context);
   }
   const fromBase =
     base !== undefined && !changes.staged && (await readHead(git.gitDir)) === base.checkpoint.id;
@@ -124,8 +206,11 @@ async function switchOff(context: SnapshotContext, message: string): Promise<Che
   return unavailable("limits_exceeded", message);
 }
 
-/** The exclusions as they stand, dropping nested repositories and big files that are gone. */
-async function refreshExcludes(context: SnapshotContext): Promise<void> {
+/**
+ * The exclusions as they stand, dropping nested repositories and big files that are gone;
+ * returns their text.
+ */
+async function refreshExcludes(context: SnapshotContext): Promise<string> {
   const { meta, git, limits } = context;
   const nested = await keep(meta.nestedRepos, async (path) => exists(join(git.workspace, path, ".git")));
   const large = await keep(meta.largeFiles, async (path) => {
@@ -134,7 +219,14 @@ async function refreshExcludes(context: SnapshotContext): Promise<void> {
   });
   meta.nestedRepos = nested;
   meta.largeFiles = large;
-  await writeExcludes(git.gitDir, await excludeText(context));
+  return updateExcludes(context);
+}
+
+/** Writes the exclusions as `meta` has them (a git process that read the old ones forgets them); their text. */
+async function updateExcludes(context: SnapshotContext): Promise<string> {
+  const text = await excludeText(context);
+  if (await writeExcludes(context.git.gitDir, text)) context.services?.forgetIgnoreRules();
+  return text;
 }
 
 async function excludeText(context: SnapshotContext): Promise<string> {

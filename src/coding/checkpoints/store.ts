@@ -26,6 +26,7 @@ import {
   type PruneOptions,
   unavailable,
 } from "./types.js";
+import { acquireWatch, type WatchOptions, type WatchStatus } from "./watcher.js";
 
 /** The outcome of a save: the task's checkpoint for this point, new or (nothing changed) the last. */
 export interface SaveOutcome {
@@ -57,6 +58,10 @@ export interface CheckpointStore {
   gc(): Promise<void>;
   /** Prunes, then runs gc when a day has passed since the last. */
   housekeeping(): Promise<void>;
+  /** How the workspace is watched: folders watched (or why not), how snapshots were taken. */
+  watching(): WatchStatus;
+  /** Stops watching the workspace (the store stays usable, scanning everything). */
+  close(): void;
 }
 
 /**
@@ -91,6 +96,7 @@ export async function openCheckpointStore(
     lockTimeoutMs: options.lockTimeoutMs ?? 5 * 60_000,
     prune: options.prune ?? {},
     homeInWorkspace: await pathInside(workspace, options.home),
+    watch: options.watch ?? false,
   };
   if (!meta) await initStore(git, settings.lockTimeoutMs);
   return createStore(git, settings);
@@ -102,6 +108,7 @@ interface StoreSettings {
   lockTimeoutMs: number;
   prune: PruneOptions;
   homeInWorkspace: string | undefined;
+  watch: boolean | WatchOptions;
 }
 
 async function initStore(git: ShadowGit, lockTimeoutMs: number): Promise<void> {
@@ -117,12 +124,15 @@ async function initStore(git: ShadowGit, lockTimeoutMs: number): Promise<void> {
 }
 
 function createStore(git: ShadowGit, settings: StoreSettings): CheckpointStore {
+  const { watch } = settings;
+  let lease = watch ? acquireWatch(git, watch === true ? {} : watch) : undefined;
   /** Runs `work` holding the store lock, with the store's state as other processes left it. */
   const locked = <T>(work: (context: SnapshotContext) => Promise<T>) =>
     withStoreLock(git.storeDir, settings.lockTimeoutMs, async () => {
       const meta = (await readMeta(git.storeDir)) ?? newMeta(git.workspace);
       const { limits, exclude, homeInWorkspace } = settings;
-      return work({ git, meta, limits, exclude, homeInWorkspace });
+      const { tracker, services } = lease ?? {};
+      return work({ git, meta, limits, exclude, homeInWorkspace, tracker, services });
     });
   /** Like `locked`, for work that records the workspace: not while checkpoints are off. */
   const recording = <T>(work: (context: SnapshotContext) => Promise<T | CheckpointsUnavailable>) =>
@@ -156,6 +166,7 @@ function createStore(git: ShadowGit, settings: StoreSettings): CheckpointStore {
     storeDir: git.storeDir,
     save: (taskId, kind, label) =>
       recording(async ({ meta, ...context }) => {
+        const { services } = context;
         const previous = await latestOf(git, meta, taskId);
         const snap = await snapshot({ meta, ...context }, previous);
         if (isUnavailable(snap)) return snap;
@@ -165,8 +176,8 @@ function createStore(git: ShadowGit, settings: StoreSettings): CheckpointStore {
         }
         const files = !previous ? [] : (snap.files ?? (await changedFiles(git, previous.tree, snap.tree)));
         const spec = { taskId, kind, label, tree: snap.tree, previous: previous?.checkpoint, files };
-        const saved = await writeCheckpoint(git, spec);
-        await recordCheckpoint(git, meta, saved);
+        const saved = await writeCheckpoint(git, spec, services);
+        await recordCheckpoint(git, meta, saved, services);
         return { checkpoint: saved.checkpoint, created: true, skipped: snap.skipped };
       }),
     get: async (id) => (await find(id)).checkpoint,
@@ -199,6 +210,11 @@ function createStore(git: ShadowGit, settings: StoreSettings): CheckpointStore {
     housekeeping: async () => {
       await prune();
       if (await claimGc()) await gc();
+    },
+    watching: () => lease?.tracker.status() ?? { watching: 0, off: "not asked for", incremental: 0, full: 0 },
+    close() {
+      lease?.release();
+      lease = undefined;
     },
   };
 }

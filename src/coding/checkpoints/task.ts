@@ -12,11 +12,13 @@ import { type CheckpointStoreOptions, type CheckpointsUnavailable, isUnavailable
  *   await checkpoints.ready();                    // before the first mutating tool
  *   await checkpoints.afterStep("write_to_file src/a.ts"); // after each step that may have changed files
  *   await checkpoints.settled();                  // at the end of the task
+ *   checkpoints.close();                          // stops watching the workspace
  * }
  * ```
  *
- * Operations queue behind each other (and behind other tasks' in the same workspace), so a
- * step's checkpoint never starts before the baseline is recorded. Every git call is a child
+ * The workspace is watched (see `ChangeTracker`), so a step's checkpoint looks only at the paths
+ * that changed. Operations queue behind each other (and behind other tasks' in the same
+ * workspace), so a step's checkpoint never starts before the baseline is recorded. Every git call is a child
  * process: nothing blocks the event loop. Git failures reject with `CheckpointGitError`; a task
  * should report them and go on without checkpoints rather than stop.
  */
@@ -50,7 +52,7 @@ export interface TaskCheckpoints extends CheckpointStore {
 export async function openCheckpoints(
   options: CheckpointStoreOptions & { taskId: string },
 ): Promise<TaskCheckpoints | CheckpointsUnavailable> {
-  const store = await openCheckpointStore(options);
+  const store = await openCheckpointStore({ watch: true, ...options });
   if (isUnavailable(store)) return store;
   const saves = new Set<Promise<unknown>>();
   const background = new Set<Promise<unknown>>();

@@ -1,4 +1,5 @@
 import type { CheckpointsUnavailableReason } from "../../protocol/checkpoint-commands.js";
+import type { WatchOptions } from "./watcher.js";
 
 /** Bounds that keep a checkpoint store from growing silently into gigabytes. */
 export interface CheckpointLimits {
@@ -44,6 +45,11 @@ export interface CheckpointStoreOptions {
   /** How long to wait for another task's checkpoint operation (default 5 minutes). */
   lockTimeoutMs?: number;
   prune?: PruneOptions;
+  /**
+   * Watch the workspace for changes, so a checkpoint after a few changes looks only at them
+   * (default false; `openCheckpoints` turns it on). Options tune its limits.
+   */
+  watch?: boolean | WatchOptions;
 }
 
 /** Why checkpoints are off; `message` says what to do about it. */

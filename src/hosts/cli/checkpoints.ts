@@ -4,7 +4,11 @@
  *   bowline checkpoints [list] [--task ID] [--json]   oldest first, with the store's size
  *   bowline checkpoints diff A [B] [--json]           A against B, or against the files as they are
  *   bowline checkpoints restore ID --mode files|task|both [--force]
+ *
+ * A restore that would overwrite files changed outside the task asks first on a terminal, and is
+ * refused otherwise unless `--force`.
  */
+import { createInterface } from "node:readline/promises";
 import { parseArgs } from "node:util";
 import {
   type CheckpointStore,
@@ -27,6 +31,11 @@ export interface CheckpointsCommandOptions {
   rewinder?: TaskRewinder;
   out?(text: string): void;
   err?(text: string): void;
+  /**
+   * Asks a yes/no question (false unless answered yes). Default: on a terminal, a prompt on
+   * stdin/stderr; otherwise there is no one to ask and a restore with conflicts is refused.
+   */
+  confirm?(question: string): Promise<boolean>;
 }
 
 const USAGE = `Usage:
@@ -95,7 +104,9 @@ export async function runCheckpointsCommand(
       if (rest.length !== 1 || (mode !== "files" && mode !== "task" && mode !== "both")) {
         throw new CommandError(`restore takes one id and --mode files, task or both.\n${USAGE}`, 2);
       }
-      return await restore(await needsStore(), rest[0]!, mode, values.force, options.rewinder, out);
+      const confirm = values.force ? undefined : (options.confirm ?? terminalConfirm());
+      const store = await needsStore();
+      return await restore(store, rest[0]!, { mode, force: values.force, confirm }, options.rewinder, out);
     }
     throw new CommandError(`Unknown checkpoints command "${action}".\n${USAGE}`, 2);
   } catch (error) {
@@ -105,11 +116,17 @@ export async function runCheckpointsCommand(
   }
 }
 
+interface RestoreChoice {
+  mode: RestoreMode;
+  force: boolean;
+  /** Asks whether to overwrite files changed outside the task; absent: no one to ask. */
+  confirm: ((question: string) => Promise<boolean>) | undefined;
+}
+
 async function restore(
   store: CheckpointStore,
   id: string,
-  mode: RestoreMode,
-  force: boolean,
+  { mode, force, confirm }: RestoreChoice,
   rewinder: TaskRewinder | undefined,
   out: (text: string) => void,
 ): Promise<number> {
@@ -122,9 +139,15 @@ async function restore(
   let checkpoint: Checkpoint;
   if (mode === "task") checkpoint = await store.get(id);
   else {
-    const outcome = await store.restore(id, { force });
+    let outcome = await store.restore(id, { force });
     if (isUnavailable(outcome)) throw new CommandError(outcome.message, 2);
-    if (outcome.status === "conflicts") throw new CommandError(conflictMessage(outcome), 1);
+    if (outcome.status === "conflicts") {
+      if (!confirm) throw new CommandError(conflictMessage(outcome), 1);
+      if (!(await confirm(conflictQuestion(outcome)))) throw new CommandError("Not restored.", 1);
+      outcome = await store.restore(outcome.checkpoint.id, { force: true });
+      if (isUnavailable(outcome)) throw new CommandError(outcome.message, 2);
+      if (outcome.status === "conflicts") throw new CommandError(conflictMessage(outcome), 1);
+    }
     checkpoint = outcome.checkpoint;
     out(restoredMessage(outcome));
   }
@@ -151,6 +174,28 @@ function conflictMessage(outcome: Extract<RestoreOutcome, { status: "conflicts" 
     `restore would overwrite them:\n${files}\nRun again with --force to overwrite them (the current ` +
     `state is saved first, so the restore can be undone).`
   );
+}
+
+function conflictQuestion(outcome: Extract<RestoreOutcome, { status: "conflicts" }>): string {
+  const files = outcome.files.map((path) => `  ${path}`).join("\n");
+  return (
+    `These files were changed outside the task since its last checkpoint, and the restore would ` +
+    `overwrite them:\n${files}\nOverwrite them? The current state is saved first, so the restore ` +
+    `can be undone. [y/N] `
+  );
+}
+
+/** A yes/no prompt when a person is at the terminal; undefined otherwise. */
+function terminalConfirm(): ((question: string) => Promise<boolean>) | undefined {
+  if (!process.stdin.isTTY || !process.stderr.isTTY) return undefined;
+  return async (question) => {
+    const prompt = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      return /^y(es)?$/i.test((await prompt.question(question)).trim());
+    } finally {
+      prompt.close();
+    }
+  };
 }
 
 async function formatList(store: CheckpointStore, checkpoints: Checkpoint[]): Promise<string> {

@@ -31,7 +31,7 @@ export interface Sandbox {
   write(files: Record<string, string | Buffer>): void;
   read(path: string): string;
   exists(path: string): boolean;
-  /** Waits for the background work of every task opened with `openTask`, then deletes it all. */
+  /** Waits for the background work of every task opened with `openTask`, closes them, deletes it all. */
   remove(): Promise<void>;
   /** Tasks opened with `openTask`. */
   tasks: TaskCheckpoints[];
@@ -58,6 +58,7 @@ export function createSandbox(files: Record<string, string | Buffer> = {}): Sand
     tasks: [],
     async remove() {
       await Promise.all(sandbox.tasks.map((task) => task.settled()));
+      for (const task of sandbox.tasks) task.close();
       rmSync(root, { recursive: true, force: true });
     },
   };
