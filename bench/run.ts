@@ -16,6 +16,7 @@ import { benchPromptAsSent } from "./prompt-as-sent.js";
 import { benchPromptBudget } from "./prompt-budget.js";
 import { benchPromptCache } from "./prompt-cache.js";
 import { benchSearch } from "./search.js";
+import { benchSessionMemory } from "./session-memory.js";
 import { benchSessionResume } from "./session-resume.js";
 import { ROOT } from "./support.js";
 import { benchTui } from "./tui.js";
@@ -56,6 +57,7 @@ const mcp = await benchMcp();
 const checkpoints = await benchCheckpoints();
 const commandAnalysis = await benchCommandAnalysis();
 const tui = await benchTui();
+const sessionMemory = await benchSessionMemory();
 const worst = (pick: (h: (typeof harness)[number]) => number) => Math.max(...harness.map(pick));
 const result = {
   date: new Date().toISOString(),
@@ -78,6 +80,7 @@ const result = {
   checkpoints,
   commandAnalysis,
   tui,
+  sessionMemory,
   targets,
   met: {
     firstRequest: coldStart.firstRequestMs <= targets.firstRequestMs,

@@ -14,8 +14,8 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { bundleEntry } from "../test/hosts/tui/pty.js";
 import { makeWorkspace } from "../test/support/cli.js";
-import { type ScriptedTurn, startFakeModelServer } from "../test/support/fake-model-server.js";
-import { ROOT, round } from "./support.js";
+import { startFakeModelServer } from "../test/support/fake-model-server.js";
+import { longSessionScript, ROOT, round } from "./support.js";
 
 /** The V8 flags of the CLI (src/hosts/cli/main.ts), plus a collector the child can call. */
 const NODE_FLAGS = ["--liftoff-only", "--semi-space-growth-factor=1", "--expose-gc"];
@@ -42,14 +42,7 @@ export interface SessionMemoryOptions {
 export async function benchSessionMemory(options: SessionMemoryOptions = {}) {
   const turns = options.turns ?? 1000;
   const entry = await bundleEntry(join(import.meta.dirname, "session-memory-child.ts"));
-  const script = (_request: unknown, index: number): ScriptedTurn =>
-    index < turns - 1
-      ? {
-          text: `Step ${index}: looking at the **files** again.`,
-          toolCalls: [{ name: "list_files", input: { path: index % 2 ? "src" : "." } }],
-        }
-      : { toolCalls: [{ name: "attempt_completion", input: { result: `Finished after ${turns} turns.` } }] };
-  const server = await startFakeModelServer({ script });
+  const server = await startFakeModelServer({ script: longSessionScript(turns) });
   const { repo, home } = makeWorkspace();
   const started = performance.now();
   try {

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { ScriptedTurn } from "../test/support/fake-model-server.js";
 
 export const ROOT = resolve(import.meta.dirname, "..");
 export const CLI = join(ROOT, "dist", "cli.js");
@@ -93,4 +94,18 @@ export function runProcess(
       });
     });
   });
+}
+
+/**
+ * The long sessions of the memory benchmarks: `turns` requests, each a short text and a
+ * `list_files` call, then the completion.
+ */
+export function longSessionScript(turns: number) {
+  return (_request: unknown, index: number): ScriptedTurn =>
+    index < turns - 1
+      ? {
+          text: `Step ${index}: looking at the **files** again.`,
+          toolCalls: [{ name: "list_files", input: { path: index % 2 ? "src" : "." } }],
+        }
+      : { toolCalls: [{ name: "attempt_completion", input: { result: `Finished after ${turns} turns.` } }] };
 }

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { bundleEntry, runInPty } from "../test/hosts/tui/pty.js";
 import { makeWorkspace } from "../test/support/cli.js";
-import { type ScriptedTurn, startFakeModelServer } from "../test/support/fake-model-server.js";
-import { median, percentile, round } from "./support.js";
+import { startFakeModelServer } from "../test/support/fake-model-server.js";
+import { longSessionScript, median, percentile, round } from "./support.js";
 
 export interface TuiBenchOptions {
   /** Seconds of idle CPU measurement (default 10). */
@@ -158,14 +158,7 @@ async function longSessionMemory(turns: number) {
 }
 
 async function scriptedSession(entry: string, turns: number, headless: boolean) {
-  const script = (_request: unknown, index: number): ScriptedTurn =>
-    index < turns - 1
-      ? {
-          text: `Step ${index}: looking at the **files** again.`,
-          toolCalls: [{ name: "list_files", input: { path: index % 2 ? "src" : "." } }],
-        }
-      : { toolCalls: [{ name: "attempt_completion", input: { result: `Finished after ${turns} turns.` } }] };
-  const server = await startFakeModelServer({ script });
+  const server = await startFakeModelServer({ script: longSessionScript(turns) });
   const { repo, home } = makeWorkspace();
   const report = tempFile("session.json");
   const started = performance.now();
