@@ -1,4 +1,4 @@
-import { open, readFile, rm, stat, utimes } from "node:fs/promises";
+import { link, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CheckpointGitError } from "./types.js";
 
@@ -11,6 +11,7 @@ const queues = new Map<string, Promise<unknown>>();
 const HEARTBEAT_MS = 20_000;
 const STALE_MS = 90_000;
 const POLL_MS = 40;
+const OWNERLESS_STALE_MS = 2_000;
 
 export async function withStoreLock<T>(
   storeDir: string,
@@ -48,14 +49,7 @@ async function withFileLock<T>(storeDir: string, timeoutMs: number, work: () => 
 async function acquire(path: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    try {
-      const handle = await open(path, "wx");
-      await handle.writeFile(`${process.pid}\n`);
-      await handle.close();
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
+    if (await tryCreate(path)) return;
     if (await isStale(path)) {
       await rm(path, { force: true });
       continue;
@@ -69,11 +63,31 @@ async function acquire(path: string, timeoutMs: number): Promise<void> {
   }
 }
 
+/**
+ * Creates the lock holding our pid in one step (a hard link of a file already written), so a
+ * process killed while taking the lock never leaves one without an owner to check.
+ */
+async function tryCreate(path: string): Promise<boolean> {
+  const mine = `${path}.${process.pid}`;
+  await writeFile(mine, `${process.pid}\n`);
+  try {
+    await link(mine, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    return false;
+  } finally {
+    await rm(mine, { force: true });
+  }
+}
+
 async function isStale(path: string): Promise<boolean> {
   try {
     const [text, info] = await Promise.all([readFile(path, "utf8"), stat(path)]);
     const pid = Number.parseInt(text, 10);
     if (Date.now() - info.mtimeMs > STALE_MS) return true;
+    // A lock without an owner (left by an older Bowline killed while taking it).
+    if (!Number.isInteger(pid) && Date.now() - info.mtimeMs > OWNERLESS_STALE_MS) return true;
     return Number.isInteger(pid) && pid !== process.pid && !processAlive(pid);
   } catch {
     return false; // released between our attempts: try again
