@@ -156,10 +156,14 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
   });
   const mcpHub =
     options.mcpHub ?? openMcpHub({ home, workspaceRoot: workspace.root, env: process.env, start: false });
-  // The session's own servers start once the first model request is on its way, never before it.
-  const taskEmit = options.mcpHub
+  // The baseline checkpoint and the session's own MCP servers start once the first model
+  // request is on its way, never before it: their process spawns would delay it, and no tool
+  // changes a file before the model's first reply (a mutation waits for the baseline).
+  let startBaseline = () => {};
+  const withServers = options.mcpHub
     ? options.emit
     : startServersAtFirstRequest(mcpHub as RunningMcpHub, options.emit);
+  const taskEmit = startServersAtFirstRequest({ start: () => startBaseline() }, withServers);
   const mcpAutoApprove = createMcpAutoApprove(mcpHub);
   // A server's `autoApprove` allows its tools; otherwise the permission rules decide.
   const policy: ApprovalPolicy = (tool, input, calledName) => {
@@ -225,6 +229,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     say: (payload) => say(payload),
     enabled: options.checkpoints ?? true,
   });
+  startBaseline = () => checkpoints.start();
   const task = createTask({
     taskId,
     model,
@@ -360,7 +365,6 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     taskDir,
     journalBytesWritten: () => journal.bytesWritten(),
     async run(text, images = []) {
-      checkpoints.start();
       const outcome = await startOrResume(text, images);
       // The baseline's announcement belongs before the outcome a host prints last.
       await checkpoints.beforeMutation();

@@ -86,12 +86,20 @@ export async function openSessionCheckpoints(options: {
     stop();
   };
 
+  let started = false;
+  const start = () => {
+    if (started || !handle) return;
+    started = true;
+    baseline = handle.baseline("task start").then((outcome) => announce(outcome as SaveOutcome), fail);
+  };
+
   return {
-    start() {
-      if (!handle) return;
-      baseline = handle.baseline("task start").then((outcome) => announce(outcome as SaveOutcome), fail);
+    start,
+    // No tool changes a file before the baseline: it is taken now if it was not started yet.
+    beforeMutation: () => {
+      start();
+      return baseline;
     },
-    beforeMutation: () => baseline,
     async afterStep(step) {
       if (!handle || !step.mutated) return;
       await baseline;
