@@ -11,6 +11,7 @@ import type { ApprovalPolicy } from "./approval.js";
 import { type ContextReport, contextReport } from "./context/index.js";
 import { createFocusChain } from "./focus-chain.js";
 import type { SessionJournal } from "./journal.js";
+import { createJournalSync } from "./journal-sync.js";
 import type { TaskLimits } from "./limits.js";
 import { createMessageStore, type StoredSession } from "./message-store.js";
 import type { Coordinator } from "./pipeline/coordinator.js";
@@ -18,6 +19,7 @@ import type { HookRunner } from "./pipeline/hooks.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
 import { type AskAnswer, createAskChannel } from "./task-asks.js";
 import { runPromptHooks } from "./task-hooks.js";
+import { createInterjections } from "./task-interjections.js";
 import { createTaskGuard } from "./task-mistakes.js";
 import { createTaskModels } from "./task-models.js";
 import { createTaskOffer } from "./task-offer.js";
@@ -132,20 +134,7 @@ export function createTask(options: TaskOptions) {
     });
   };
 
-  // Journal records are written as they happen (so a killed process loses nothing it
-  // finished); fdatasync runs in the background at each turn boundary so the disk flush never
-  // delays the next request. A write failure stops the task at the next boundary.
-  let journalFailure: Error | undefined;
-  let syncing: Promise<void> = Promise.resolve();
-  const syncJournal = () => {
-    const journal = options.journal;
-    if (!journal) return;
-    syncing = syncing
-      .then(() => journal.sync())
-      .catch((error: unknown) => {
-        journalFailure ??= error instanceof Error ? error : new Error(String(error));
-      });
-  };
+  const journal = createJournalSync(options.journal);
 
   const appendHistory = (message: LlmMessage) => {
     if (compactionNext) store.replace([message]);
@@ -153,20 +142,12 @@ export function createTask(options: TaskOptions) {
     compactionNext = false;
   };
 
+  const interjections = createInterjections(ui);
   const asks = createAskChannel({
     ui,
     interactive: options.interactive,
     setStatus,
-    takeWaitingMessages() {
-      if (interjections.length === 0) return undefined;
-      return interjections
-        .splice(0)
-        .map(({ text }) => {
-          ui.say({ say: "user_message", text });
-          return text;
-        })
-        .join("\n\n");
-    },
+    takeWaitingMessages: () => interjections.deliverAsAnswer(),
   });
   const guard = createTaskGuard({
     maxMistakes: options.maxConsecutiveMistakes ?? 3,
@@ -230,20 +211,14 @@ export function createTask(options: TaskOptions) {
     if (results.length > 0) appendHistory({ role: "user", content: results });
   }
 
-  /**
-   * Messages the person sent while the loop ran, delivered with the next tool results (before
-   * the next request); their `user_message` is said when they are delivered.
-   */
-  const interjections: Array<{ text: string; content: ContentBlock[] }> = [];
+  /** A new message from the person: the mistake count starts over, and an abort is behind us. */
+  const freshTurn = () => {
+    guard.forgiveMistakes();
+    if (controller.signal.aborted) controller = new AbortController();
+  };
+
   /** The outcome of the loop running now (start, send or resume), while it runs. */
   let active: Promise<TaskOutcome> | undefined;
-
-  function deliverInterjections(): ContentBlock[] {
-    return interjections.splice(0).flatMap(({ text, content }) => {
-      ui.say({ say: "user_message", text });
-      return content;
-    });
-  }
 
   /**
    * Runs one turn of work to its outcome; messages that arrived too late for it (while it
@@ -253,10 +228,9 @@ export function createTask(options: TaskOptions) {
     active = (async () => {
       try {
         let outcome = await body();
-        while (interjections.length > 0) {
-          guard.forgiveMistakes();
-          if (controller.signal.aborted) controller = new AbortController();
-          outcome = await finish(await loop(deliverInterjections()));
+        while (interjections.pending) {
+          freshTurn();
+          outcome = await finish(await loop(interjections.deliver()));
         }
         return outcome;
       } finally {
@@ -277,7 +251,8 @@ export function createTask(options: TaskOptions) {
         keepToolResults(pending);
         return stop;
       }
-      if (journalFailure) return { status: "failed", code: "storage_error", message: journalFailure.message };
+      if (journal.failure)
+        return { status: "failed", code: "storage_error", message: journal.failure.message };
       if (options.tokenBudget !== undefined && usage.inputTokens + usage.outputTokens > options.tokenBudget) {
         keepToolResults(pending);
         const message = `Stopped at the token budget (${options.tokenBudget} tokens).`;
@@ -292,7 +267,7 @@ export function createTask(options: TaskOptions) {
       const reminder = focus?.reminder(turns + 1);
       if (reminder) pending = [...pending, { type: "text", text: reminder }];
       appendHistory({ role: "user", content: pending });
-      syncJournal();
+      journal.sync();
       turns++;
       const reply = await requestReply();
       if (controller.signal.aborted || reply.stopReason === "aborted") {
@@ -348,8 +323,8 @@ export function createTask(options: TaskOptions) {
       if (completion !== undefined) {
         ui.say({ say: "completion_result", text: completion });
         // A message sent while the model finished goes with the completion's result instead.
-        if (interjections.length > 0) {
-          pending = [...pending, ...deliverInterjections()];
+        if (interjections.pending) {
+          pending = [...pending, ...interjections.deliver()];
           continue;
         }
         appendHistory({ role: "user", content: pending });
@@ -360,8 +335,8 @@ export function createTask(options: TaskOptions) {
         return { status: "failed", code: "stopped_by_hook", message: stopReason };
       }
       // Not into a stopping loop: what it keeps is only the tool results.
-      if (interjections.length > 0 && !controller.signal.aborted)
-        pending = [...pending, ...deliverInterjections()];
+      if (interjections.pending && !controller.signal.aborted)
+        pending = [...pending, ...interjections.deliver()];
     }
   }
 
@@ -396,10 +371,9 @@ export function createTask(options: TaskOptions) {
     } else {
       setStatus("aborted");
     }
-    syncJournal();
-    await syncing;
-    if (journalFailure) {
-      options.emit({ type: "error", code: "storage_error", message: journalFailure.message, fatal: false });
+    await journal.settle();
+    if (journal.failure) {
+      options.emit({ type: "error", code: "storage_error", message: journal.failure.message, fatal: false });
     }
     return outcome;
   }
@@ -438,8 +412,7 @@ export function createTask(options: TaskOptions) {
       const compact = /^\/compact\b\s*(.*)$/s.exec(text.trim());
       if (compact && options.condenseTool && !active) {
         ui.say({ say: "user_message", text });
-        guard.forgiveMistakes();
-        if (controller.signal.aborted) controller = new AbortController();
+        freshTurn();
         tools.offerCondense(true);
         return runExclusive(async () =>
           finish(await loop([{ type: "text", text: prompts.compactRequest(compact[1]!, tools.xml) }])),
@@ -457,12 +430,11 @@ export function createTask(options: TaskOptions) {
         ...hooked.context,
       ];
       if (active) {
-        interjections.push({ text, content });
+        interjections.add(text, content);
         return active;
       }
       ui.say({ say: "user_message", text });
-      guard.forgiveMistakes();
-      if (controller.signal.aborted) controller = new AbortController();
+      freshTurn();
       return runExclusive(async () => finish(await loop(content)));
     },
     /**
