@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { formatCost, formatTokens, formatUsage } from "../../src/hosts/cli/format-usage.js";
+import { formatUsage } from "../../src/hosts/cli/format-usage.js";
 import { createTextRenderer } from "../../src/hosts/cli/render-text.js";
-import type { Event, UiMessage } from "../../src/protocol/index.js";
+import { type Event, formatCost, formatTokens, type UiMessage } from "../../src/protocol/index.js";
 
 describe("usage lines", () => {
   it("show tokens in and out, the cache's share and the cost", () => {

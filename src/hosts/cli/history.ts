@@ -8,7 +8,7 @@ import { deleteTask, listTasks, type TaskSummary } from "../../coding/session/hi
 import { bowlineHome } from "../../coding/session/paths.js";
 import { SessionLoadError } from "../../coding/session/session-error.js";
 import type { Env } from "../../llm/config.js";
-import { formatCost, formatTokens } from "./format-usage.js";
+import { formatCost, formatTokens } from "../../protocol/index.js";
 
 export const HISTORY_HELP = `Usage:
   bowline history [--all] [--json]      tasks of this workspace, newest first (--all: every workspace)

@@ -10,7 +10,7 @@ import type {
   FileDiff,
   RestoreMode,
 } from "../../protocol/index.js";
-import { formatTokens } from "./format.js";
+import { formatTokens } from "../../protocol/index.js";
 import type { SlashCommand, SlashContext } from "./slash-commands.js";
 import type { StyledLine } from "./store.js";
 

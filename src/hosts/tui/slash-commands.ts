@@ -1,5 +1,6 @@
 import type { Command, Event, McpServerSummary } from "../../protocol/index.js";
-import { cacheHitPercent, formatCost, formatTokens, promptTokens } from "./format.js";
+import { formatCost, formatTokens, promptTokens } from "../../protocol/index.js";
+import { cacheHitPercent } from "./format.js";
 import { mcpPromptNames, runMcpPrompt } from "./mcp-slash.js";
 import type { StyledLine, Tone, TuiState } from "./store.js";
 import { listWorkflows, workflowMessage, workflowNames } from "./workflows.js";

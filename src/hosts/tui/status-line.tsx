@@ -1,7 +1,8 @@
 import { Box, Text } from "ink";
 import { memo } from "react";
 import type { TaskStatus } from "../../protocol/index.js";
-import { cacheHitPercent, formatCost, formatTokens, promptTokens } from "./format.js";
+import { formatCost, formatTokens, promptTokens } from "../../protocol/index.js";
+import { cacheHitPercent } from "./format.js";
 import type { TuiState } from "./store.js";
 import type { Theme } from "./theme.js";
 
