@@ -3,7 +3,7 @@
  * against the fake model server. Every `BOWLINE_MEM_EVERY` requests it prints the resident
  * memory and the heap as they are (no forced collection, so the numbers are what a user would
  * see), and at the end the same again after a collection, as JSON lines on stdout. Bundled like
- * the CLI and run with `--expose-gc`.
+ * the CLI, sets the CLI's V8 flags as it does, and runs with `--expose-gc`.
  *
  * Environment: BOWLINE_MEM_BASE_URL (the fake model server), BOWLINE_HOME, BOWLINE_MEM_EVERY
  * (default 100), BOWLINE_MEM_SNAPSHOT (a file: a heap snapshot at the end), BOWLINE_MEM_PROFILE
@@ -14,7 +14,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import { writeHeapSnapshot } from "node:v8";
 import { createTaskSession } from "../src/coding/controller.js";
+import { applyV8Flags } from "../src/hosts/cli/v8-flags.js";
 
+// The V8 settings of the CLI, set the way it sets them.
+applyV8Flags();
 const env = process.env;
 const every = Number(env.BOWLINE_MEM_EVERY ?? 100);
 

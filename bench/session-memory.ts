@@ -2,8 +2,8 @@
  * The agent core's memory over a long session, with no UI: a real task session (the coding
  * tools, the journal, checkpoints) in a child process against the fake model server, each turn
  * a little text and a listing (of two folders in turn: the same call five times in a row is
- * stopped as a loop), as in bench/tui.ts. The child runs with the V8 flags the CLI sets and
- * --expose-gc. It reports resident memory every 100 turns as it is (no forced collection), its
+ * stopped as a loop), as in bench/tui.ts. The child sets the V8 flags the CLI sets
+ * (src/hosts/cli/v8-flags.ts) and runs with --expose-gc. It reports resident memory every 100 turns as it is (no forced collection), its
  * peak, and the heap still in use after a collection at the end: the first says what a user
  * sees, the last what the session really holds.
  *
@@ -17,8 +17,8 @@ import { makeWorkspace } from "../test/support/cli.js";
 import { startFakeModelServer } from "../test/support/fake-model-server.js";
 import { longSessionScript, ROOT, round } from "./support.js";
 
-/** The V8 flags of the CLI (src/hosts/cli/main.ts), plus a collector the child can call. */
-const NODE_FLAGS = ["--liftoff-only", "--semi-space-growth-factor=1", "--expose-gc"];
+/** A collector the child can call (it sets the CLI's V8 flags itself, as the CLI does). */
+const NODE_FLAGS = ["--expose-gc"];
 const targets = { rssMb: 200 };
 
 interface Sample {

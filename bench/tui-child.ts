@@ -13,10 +13,13 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { applyV8Flags } from "../src/hosts/cli/v8-flags.js";
 import { runTui } from "../src/hosts/tui/index.js";
 import type { Event } from "../src/protocol/index.js";
 import { conversationEvents, stateEvent, streamEvents } from "./tui-conversation.js";
 
+// The V8 settings of the CLI, set the way it sets them.
+applyV8Flags();
 const env = process.env;
 const report = (data: unknown) => writeFileSync(env.BOWLINE_TUI_REPORT!, JSON.stringify(data));
 let listener: ((event: Event) => void) | undefined;

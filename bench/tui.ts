@@ -141,9 +141,9 @@ async function chunkCost(child: string, messages: number) {
 /**
  * Memory after `turns` scripted turns with a real task session, each a little text and a
  * listing (of two folders in turn: the same call five times in a row is stopped as a loop):
- * with the TUI, and without (the same task, nobody watching) to tell the TUI's share. Node runs
- * with the V8 flags the CLI sets (src/hosts/cli/main.ts), and --expose-gc so the report can
- * give the heap still in use after a collection.
+ * with the TUI, and without (the same task, nobody watching) to tell the TUI's share. The entry
+ * sets the V8 flags the CLI sets (src/hosts/cli/v8-flags.ts); Node runs with --expose-gc so the
+ * report can give the heap still in use after a collection.
  */
 async function longSessionMemory(turns: number) {
   const entry = await bundleEntry(join(import.meta.dirname, "..", "test", "hosts", "tui", "pty-entry.ts"));
@@ -165,7 +165,7 @@ async function scriptedSession(entry: string, turns: number, headless: boolean) 
   try {
     const run = runInPty(entry, {
       cwd: repo,
-      nodeArgs: ["--liftoff-only", "--semi-space-growth-factor=1", "--expose-gc"],
+      nodeArgs: ["--expose-gc"],
       env: {
         ANTHROPIC_API_KEY: "sk-ant-bench",
         BOWLINE_HOME: home,

@@ -1,16 +1,10 @@
-import { setFlagsFromString } from "node:v8";
 import { HELP, parseCliArgs, UsageError } from "./args.js";
 import { loadBundle } from "./load-bundle.js";
+import { applyV8Flags } from "./v8-flags.js";
 
 declare const BOWLINE_VERSION: string;
 
-// Node's fetch parses HTTP with a WebAssembly build of llhttp. By default V8 also compiles it
-// with its optimising tier on a background thread, which costs ~30 MB and ~200 ms that the
-// process then waits for at exit; the baseline tier is plenty for a CLI's HTTP traffic.
-setFlagsFromString("--liftoff-only");
-// A CLI's garbage is short-lived and small: keep the young generation from doubling its size
-// (the heap otherwise grows by tens of megabytes over a long session for no benefit).
-setFlagsFromString("--semi-space-growth-factor=1");
+applyV8Flags();
 
 /** The `bowline` entry point. Loads only what the chosen command needs. */
 async function main(argv: string[]): Promise<number> {

@@ -13,9 +13,12 @@ import type { ApprovalPolicy } from "../../../src/agent/approval.js";
 import { createNonInteractivePolicy } from "../../../src/coding/approval-rules.js";
 import { createTaskSession } from "../../../src/coding/controller.js";
 import { resolveModels } from "../../../src/coding/settings/index.js";
+import { applyV8Flags } from "../../../src/hosts/cli/v8-flags.js";
 import { createTuiHost } from "../../../src/hosts/tui/index.js";
 import { lookupModel } from "../../../src/llm/catalogue.js";
 
+// The V8 settings of the CLI, set the way it sets them (the benchmarks measure this entry).
+applyV8Flags();
 const env = process.env;
 const yolo = env.BOWLINE_TUI_YOLO === "1";
 const cwd = process.cwd();
