@@ -152,6 +152,7 @@ export function createToolExecutor(options: ToolExecutorOptions) {
     const summary = safeSummary(tool, input);
     let message = options.ui.say(toolSay(tool.name, call.id, summary, input, "pending"));
 
+    if (tool.prepare) await tool.prepare().catch(() => undefined);
     const planModeBlocks = tool.mutates && !(options.allowedInPlanMode?.(tool, input) ?? false);
     if (planModeBlocks && options.getMode?.() === "plan") {
       const refusal = prompts.planModeRefusal(tool.name);

@@ -47,6 +47,12 @@ export interface ToolHandler<I = any, D = unknown> {
   readonly category?: ApprovalCategory;
   /** The paths a call reads or writes, for the inside/outside-workspace rules. Default: `input.path`. */
   approvalPaths?(input: I): string[];
+  /**
+   * Loads what judging a call takes (the shell grammar, for commands); awaited before each
+   * call's plan-mode and approval checks. When it fails the checks go on without it, as strict
+   * as they are for what they cannot read.
+   */
+  prepare?(): Promise<void>;
   /** One line for hosts, e.g. `read_file src/a.ts`. */
   summarize(input: I): string;
   execute(input: I, ctx: ToolContext): Promise<ToolResult<D>>;

@@ -11,19 +11,14 @@ import type { ContentBlock, ModelClient, ModelConfig, ModelInfo } from "../llm/t
 import type { Command, Event, ImageAttachment, Say } from "../protocol/index.js";
 import { findBrowser } from "./browser/find-browser.js";
 import { environmentDetails } from "./environment.js";
+import { startAtFirstRequest } from "./first-request.js";
 import { createExecutableHookRunner, trustedHookDirs } from "./hooks/executable-hooks.js";
 import { createIgnoreRules } from "./ignore/index.js";
 import { discoverAgents } from "./instructions/agents.js";
 import { loadRules, rulesSection } from "./instructions/rules.js";
 import { discoverSkills, skillsSection } from "./instructions/skills.js";
 import type { McpHub } from "./mcp/hub.js";
-import {
-  answerMcpCommand,
-  createMcpAutoApprove,
-  openMcpHub,
-  type RunningMcpHub,
-  startServersAtFirstRequest,
-} from "./mcp/index.js";
+import { answerMcpCommand, createMcpAutoApprove, openMcpHub, type RunningMcpHub } from "./mcp/index.js";
 import { BackgroundRegistry } from "./process/background-registry.js";
 import { checkReadOnlyLine } from "./safety/command-check.js";
 import { composeApprovalPolicy } from "./safety/permission-policy.js";
@@ -36,6 +31,7 @@ import {
   environmentSecrets,
   withSecretMasking,
 } from "./safety/secrets.js";
+import { loadShellParser } from "./safety/shell-parser.js";
 import { type ContinueFrom, openStoredTask, resumeNote } from "./session/continue-task.js";
 import { createFileJournal } from "./session/file-journal.js";
 import { loadSession } from "./session/load-session.js";
@@ -156,14 +152,21 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
   });
   const mcpHub =
     options.mcpHub ?? openMcpHub({ home, workspaceRoot: workspace.root, env: process.env, start: false });
-  // The baseline checkpoint and the session's own MCP servers start once the first model
-  // request is on its way, never before it: their process spawns would delay it, and no tool
-  // changes a file before the model's first reply (a mutation waits for the baseline).
+  // The session's own MCP servers, the baseline checkpoint and the shell grammar are started
+  // once the first model request is on its way, never before it: their process spawns and wasm
+  // compilation would delay it, and no tool runs before the model's first reply (a mutation
+  // waits for the baseline, a command for the grammar).
   let startBaseline = () => {};
-  const withServers = options.mcpHub
-    ? options.emit
-    : startServersAtFirstRequest(mcpHub as RunningMcpHub, options.emit);
-  const taskEmit = startServersAtFirstRequest({ start: () => startBaseline() }, withServers);
+  const taskEmit = startAtFirstRequest(
+    {
+      start() {
+        if (!options.mcpHub) (mcpHub as RunningMcpHub).start();
+        startBaseline();
+        loadShellParser().catch(() => undefined); // a command's approval tries again
+      },
+    },
+    options.emit,
+  );
   const mcpAutoApprove = createMcpAutoApprove(mcpHub);
   // A server's `autoApprove` allows its tools; otherwise the permission rules decide.
   const policy: ApprovalPolicy = (tool, input, calledName) => {

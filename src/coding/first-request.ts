@@ -1,20 +1,21 @@
-import type { Event } from "../../protocol/index.js";
+import type { Event } from "../protocol/index.js";
 
-/** The latest moment, after the first request is announced, at which servers start. */
+/** The latest moment, after the first request is announced, at which the work starts. */
 export const MAX_START_DELAY_MS = 500;
 
 /**
- * The task's `emit` for a hub the session owns: events pass on unchanged, and the hub's servers
- * start once the task's first model request has gone out: at the first event after its
- * announcement (the model began to answer, or the request failed), or `maxDelayMs` after the
- * announcement for a model slow to answer. Spawning a server blocks the process for tens of
- * milliseconds (more on a loaded machine, and a configuration may name many), so servers
- * started while the request is still being sent (connection, TLS) would delay it; started
- * then, they connect while the model answers, and their tools and instructions join the next
- * request. `start` must be idempotent (a host's `list_mcp_servers` may have started them).
+ * The task's `emit` with work deferred past the first model request: events pass on unchanged,
+ * and `work.start()` runs once the task's first model request has gone out: at the first event
+ * after its announcement (the model began to answer, or the request failed), or `maxDelayMs`
+ * after the announcement for a model slow to answer. The work is what a session needs only
+ * once the model has replied (its MCP servers, the baseline checkpoint, the shell grammar):
+ * spawning processes and compiling wasm block the process for tens of milliseconds, so done
+ * while the request is still being sent (connection, TLS) they would delay it; done then, they
+ * finish while the model answers. `start` must be idempotent (a host's `list_mcp_servers` may
+ * have started the servers, a mutation the baseline).
  */
-export function startServersAtFirstRequest(
-  hub: { start(): void },
+export function startAtFirstRequest(
+  work: { start(): void },
   emit: (event: Event) => void,
   maxDelayMs = MAX_START_DELAY_MS,
 ): (event: Event) => void {
@@ -25,7 +26,7 @@ export function startServersAtFirstRequest(
     if (started) return;
     started = true;
     clearTimeout(timer);
-    hub.start();
+    work.start();
   };
   return (event) => {
     emit(event);

@@ -49,20 +49,19 @@ export function defaultGrammarDirectory(): string {
   return path.join(path.dirname(require.resolve("@vscode/tree-sitter-wasm/package.json")), "wasm");
 }
 
+const grammars = new Map<string, Promise<Language>>();
+
 /**
- * The parser and query for `spec`, loaded on first use and cached per grammar file.
- * Rejects with `GrammarMissingError` when the grammar's wasm file is absent.
+ * The grammar of `spec`, loaded on first use and cached per grammar file (the shell parser
+ * needs only this; code definitions also compile a query). Rejects with `GrammarMissingError`
+ * when the grammar's wasm file is absent.
  */
-export function loadLanguage(
-  spec: LanguageSpec,
-  grammarDir = defaultGrammarDirectory(),
-): Promise<LoadedLanguage> {
+export function loadGrammar(spec: LanguageSpec, grammarDir = defaultGrammarDirectory()): Promise<Language> {
   const wasmPath = path.join(grammarDir, spec.grammar);
-  const key = wasmPath; // One query per grammar file (C and C++ share one).
-  let loaded = languages.get(key);
+  let loaded = grammars.get(wasmPath);
   if (loaded === undefined) {
     loaded = (async () => {
-      const { Language: LanguageClass, Parser: ParserClass } = await loadRuntime();
+      const { Language: LanguageClass } = await loadRuntime();
       let bytes: Uint8Array;
       try {
         bytes = await fs.readFile(wasmPath);
@@ -71,7 +70,28 @@ export function loadLanguage(
           throw new GrammarMissingError(spec.name, wasmPath);
         throw error;
       }
-      const language = await LanguageClass.load(bytes);
+      return LanguageClass.load(bytes);
+    })();
+    grammars.set(wasmPath, loaded);
+    loaded.catch(() => grammars.delete(wasmPath));
+  }
+  return loaded;
+}
+
+/**
+ * The parser and query for `spec`, loaded on first use and cached per grammar file.
+ * Rejects with `GrammarMissingError` when the grammar's wasm file is absent.
+ */
+export function loadLanguage(
+  spec: LanguageSpec,
+  grammarDir = defaultGrammarDirectory(),
+): Promise<LoadedLanguage> {
+  const key = path.join(grammarDir, spec.grammar); // One query per grammar file (C and C++ share one).
+  let loaded = languages.get(key);
+  if (loaded === undefined) {
+    loaded = (async () => {
+      const language = await loadGrammar(spec, grammarDir);
+      const { Parser: ParserClass } = await loadRuntime();
       const parser = new ParserClass();
       parser.setLanguage(language);
       return { parser, query: await compileQuery(language, spec.patterns) };

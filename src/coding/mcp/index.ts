@@ -20,7 +20,6 @@ export type {
   McpServerStatus,
   McpToolInfo,
 } from "./hub.js";
-export { startServersAtFirstRequest } from "./lazy-start.js";
 export {
   createMcpHub,
   DEFAULT_CONNECT_TIMEOUT_MS,

@@ -16,7 +16,6 @@ import {
 } from "./project-trust.js";
 import { readRememberedRules } from "./remembered-rules.js";
 import { type CommandSandbox, detectSandbox, type SandboxAvailability } from "./sandbox.js";
-import { loadShellParser } from "./shell-parser.js";
 
 /** Everything the permission policy and the command tool need, loaded once per session. */
 export interface PermissionSetup {
@@ -52,9 +51,10 @@ export interface PermissionSetupOptions {
 }
 
 /**
- * Loads the shell parser, the settings files, the project trust answer and the sandbox probe,
- * in parallel. Throws `ApprovalSettingsError` for broken settings, and when the shell parser
- * cannot load (a broken install).
+ * Loads the settings files, the project trust answer and the sandbox probe, in parallel.
+ * Throws `ApprovalSettingsError` for broken settings. The shell parser the rules read commands
+ * with is not loaded here: it is not needed before the model's first reply (see
+ * `loadShellParser`).
  */
 export async function loadPermissionSetup(options: PermissionSetupOptions): Promise<PermissionSetup> {
   const root = options.workspace.root;
@@ -64,7 +64,6 @@ export async function loadPermissionSetup(options: PermissionSetupOptions): Prom
   const [loaded, availability] = await Promise.all([
     loadApprovalSettings(approvalSettingsFiles(options.home, root), projectTrusted),
     (options.detectSandbox ?? detectSandbox)(),
-    loadShellParser(),
   ]);
   const settings = { ...loaded.settings, yolo: loaded.settings.yolo || options.yolo === true };
   const sandboxSettings = loaded.permissions.sandbox;

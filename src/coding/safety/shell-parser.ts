@@ -1,6 +1,6 @@
 import type { Node, Parser } from "web-tree-sitter";
 import { LANGUAGES_BY_EXTENSION } from "../code-definitions/languages.js";
-import { loadLanguage } from "../code-definitions/parser.js";
+import { loadGrammar } from "../code-definitions/parser.js";
 
 /** A bash parser, ready to use synchronously. */
 export interface ShellParser {
@@ -15,19 +15,21 @@ let loading: Promise<ShellParser> | undefined;
 let loaded: ShellParser | undefined;
 
 /**
- * Loads tree-sitter-bash once (the wasm runtime is shared with code definitions, which owns its
- * one-time initialisation). Later calls return the same parser. Rejects when the grammar cannot
- * be loaded; a later call tries again.
+ * Loads tree-sitter-bash once (the wasm runtime and grammar are shared with code definitions,
+ * which own their one-time initialisation; their definitions query is not compiled). Later
+ * calls return the same parser. Rejects when the grammar cannot be loaded; a later call tries
+ * again. Sessions start loading it once their first model request is on its way, and the
+ * command tool waits for it before its calls are judged (`ToolHandler.prepare`).
  */
 export function loadShellParser(): Promise<ShellParser> {
   loading ??= (async () => {
     const spec = LANGUAGES_BY_EXTENSION.get(".sh");
     if (!spec) throw new Error("The bash grammar is not registered with the code-definition languages.");
-    const shared = await loadLanguage(spec);
+    const language = await loadGrammar(spec);
     const { Parser: ParserClass } = await import("web-tree-sitter");
-    // A parser of our own: the shared one belongs to code definitions.
+    // A parser of our own: code definitions have theirs.
     const parser: Parser = new ParserClass();
-    parser.setLanguage(shared.parser.language);
+    parser.setLanguage(language);
     loaded = {
       parse(text, use) {
         const tree = parser.parse(text);

@@ -13,6 +13,7 @@ import {
   sandboxFailureMessage,
   sandboxLauncher,
 } from "../safety/sandbox.js";
+import { loadShellParser } from "../safety/shell-parser.js";
 import type { Workspace } from "../workspace.js";
 import { oneLine } from "./summary.js";
 
@@ -173,6 +174,10 @@ export function createExecuteCommandTool(
     inputSchema: sandbox ? sandboxedSchema : schema,
     mutates: true,
     category: "command",
+    // The approval rules read commands with the shell grammar, loaded once.
+    prepare: async () => {
+      await loadShellParser();
+    },
     summarize: (input) =>
       `execute_command ${input.background ? "(background) " : ""}${oneLine(input.command)}`,
     async execute(input, ctx) {

@@ -84,6 +84,7 @@ export async function runPermissionsCommand(
     return 1;
   }
   const tool = createExecuteCommandTool({ workspace, ...(setup.sandbox ? { sandbox: setup.sandbox } : {}) });
+  await tool.prepare?.(); // the shell grammar the rules read the line with
   const verdict = createPermissionDecider(setup)(tool, { command: line });
   const commands = verdict.command?.commands ?? [];
   const writes = verdict.command?.writes ?? [];

@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createNonInteractivePolicy } from "../../../src/coding/approval-rules.js";
 import { createTaskSession, type TaskSession } from "../../../src/coding/controller.js";
+import { startAtFirstRequest } from "../../../src/coding/first-request.js";
 import { parseServer } from "../../../src/coding/mcp/config.js";
 import { capInstructions, MAX_SERVER_INSTRUCTIONS } from "../../../src/coding/mcp/instructions.js";
-import { startServersAtFirstRequest } from "../../../src/coding/mcp/lazy-start.js";
 import { createMcpHub, type RunningMcpHub } from "../../../src/coding/mcp/mcp-hub.js";
 import { createModelClient } from "../../../src/llm/create-client.js";
 import type { Event } from "../../../src/protocol/index.js";
@@ -93,7 +93,7 @@ describe("starting servers with the first model request", () => {
   it("starts them once the first request has gone out: at the first event after its announcement", () => {
     let starts = 0;
     const passed: Event[] = [];
-    const emit = startServersAtFirstRequest({ start: () => starts++ }, (event) => passed.push(event));
+    const emit = startAtFirstRequest({ start: () => starts++ }, (event) => passed.push(event));
     emit(reply);
     emit(announcement);
     expect(starts).toBe(0);
@@ -106,7 +106,7 @@ describe("starting servers with the first model request", () => {
 
   it("starts them anyway when the model is slow to answer", async () => {
     let starts = 0;
-    const emit = startServersAtFirstRequest({ start: () => starts++ }, () => {}, 20);
+    const emit = startAtFirstRequest({ start: () => starts++ }, () => {}, 20);
     emit(announcement);
     expect(starts).toBe(0);
     await waitFor(() => starts === 1);
