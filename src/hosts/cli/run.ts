@@ -156,22 +156,26 @@ export async function runTaskCommand(
   try {
     if (tui && tuiModule) {
       let first = true;
+      // A stored task (continued, or picked with `/resume`) starts at once; a new one waits.
+      let stored = continueFrom !== undefined;
       let code: number;
       for (;;) {
         const ran = await tui.run(active, {
           cwd: args.cwd,
           prompt: first ? prompt : undefined,
-          resume: !first || continueFrom !== undefined,
+          resume: stored,
           yolo: args.yes,
           contextWindow: lookupModel(models.act.provider, models.act.model).info.contextWindow,
         });
         code = ran.code;
-        if (!ran.resume) break;
-        // `/resume`: this task is saved as it is; the chosen one opens in a fresh screen.
+        if (!ran.resume && !ran.newTask) break;
+        // `/resume` or `/clear`: this task is saved as it is; the chosen one, or a new one,
+        // opens in a fresh screen.
         await active.close();
         tui = tuiModule.createTuiHost();
+        stored = ran.resume !== undefined;
         try {
-          active = session = await openSession({ taskId: ran.resume });
+          active = session = await openSession(ran.resume ? { taskId: ran.resume } : undefined);
         } catch (error) {
           if (!(error instanceof SessionLoadError)) throw error;
           process.stderr.write(`bowline: ${error.message}\n`);

@@ -20,8 +20,8 @@ export interface TuiControllerOptions {
   commands?: readonly SlashCommand[];
   clearScreen(): void;
   exit(): void;
-  /** The person picked a stored task to continue (`/resume`). */
-  openTask?(taskId: string): void;
+  /** The person picked a stored task to continue (`/resume`), or a new task (undefined, `/clear`). */
+  openTask?(taskId: string | undefined): void;
   /**
    * Lists the MCP servers once the task runs (their servers have started by then), so their
    * prompts complete as slash commands. Default true.
@@ -92,10 +92,11 @@ export function createTuiController(options: TuiControllerOptions) {
     busy: () => busy,
     resume: (taskId) =>
       options.openTask ? options.openTask(taskId) : store.note("This host cannot switch tasks."),
+    newTask: () =>
+      options.openTask ? options.openTask(undefined) : store.note("This host cannot start a new task."),
     send,
     print: store.note,
     detail: store.detail,
-    clear: options.clearScreen,
     exit: options.exit,
   };
 
@@ -138,6 +139,8 @@ export function createTuiController(options: TuiControllerOptions) {
       send(option);
       return true;
     },
+    /** Ctrl-L: a clean screen; the conversation goes on. */
+    clearScreen: options.clearScreen,
     showLastTool() {
       const tool = store.get().lastTool;
       if (!tool) return store.note("No tool has run yet.");

@@ -25,15 +25,16 @@ export function createTuiHost() {
     /**
      * Runs the TUI until the person leaves; resolves with the CLI's exit code (0 when the task
      * completed or never started, 1 when it failed, 130 when it was stopped) and, when the
-     * person chose another stored task with `/resume`, its id (the CLI opens it next).
+     * person chose another stored task with `/resume`, its id, or `newTask` when they started
+     * a new one with `/clear` (the CLI opens it next).
      */
     async run(
       session: TuiSession,
       options: Omit<RunTuiOptions, "session" | "subscribe">,
-    ): Promise<{ code: number; resume?: string }> {
-      const { status, resume } = await runTui({ ...options, session, subscribe });
+    ): Promise<{ code: number; resume?: string; newTask?: boolean }> {
+      const { status, ...next } = await runTui({ ...options, session, subscribe });
       const code = status === "failed" ? 1 : status === "aborted" ? 130 : 0;
-      return resume ? { code, resume } : { code };
+      return { code, ...next };
     },
   };
 }

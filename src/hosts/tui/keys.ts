@@ -123,6 +123,7 @@ export function createKeyHandler(options: KeyHandlerOptions): (input: string, ke
       return controller.interrupt();
     }
     if (key.ctrl && input === "o") return controller.showLastTool();
+    if (key.ctrl && input === "l") return controller.clearScreen();
     if (key.ctrl && input === "v" && !ask) return pasteClipboardImage();
     const modal = ask && (ask.payload.ask === "tool_approval" || ask.payload.ask === "limit_reached");
     if (modal && !state.feedback) return approvalKey(input);

@@ -42,6 +42,8 @@ export interface TuiExit {
   status: TaskStatus;
   /** The stored task the person chose to continue (`/resume`): the host opens it next. */
   resume?: string;
+  /** The person started a new task (`/clear`): the host opens a fresh session next. */
+  newTask?: boolean;
 }
 
 const BRACKETED_PASTE_ON = "\x1b[?2004h";
@@ -60,12 +62,12 @@ export async function runTui(options: RunTuiOptions): Promise<TuiExit> {
     leave = resolve;
   });
   let instance: Instance | undefined;
-  let resume: string | undefined;
+  let next: Pick<TuiExit, "resume" | "newTask"> = {};
   const tui = createTui({
     ...options,
     exit: () => leave(),
     openTask(taskId) {
-      resume = taskId;
+      next = taskId === undefined ? { newTask: true } : { resume: taskId };
       leave();
     },
     clearScreen() {
@@ -96,15 +98,18 @@ export async function runTui(options: RunTuiOptions): Promise<TuiExit> {
     restoreTerminal();
     process.off("exit", restoreTerminal);
   }
-  return { status: tui.store.get().status, ...(resume ? { resume } : {}) };
+  return { status: tui.store.get().status, ...next };
 }
 
 /** What `createTui` needs beyond the options: how to leave and how to clear the screen. */
 export interface TuiParts {
   exit(): void;
   clearScreen(): void;
-  /** Leave for a stored task (`/resume`); without it the TUI says it cannot. */
-  openTask?(taskId: string): void;
+  /**
+   * Leave for a stored task (`/resume`), or for a new one when `taskId` is undefined (`/clear`);
+   * without it the TUI says it cannot.
+   */
+  openTask?(taskId: string | undefined): void;
 }
 
 /**

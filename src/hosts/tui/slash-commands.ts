@@ -18,11 +18,12 @@ export interface SlashContext {
   busy(): boolean;
   /** Leaves this task for a stored one (the host opens it). */
   resume(taskId: string): void;
+  /** Leaves this task (saved as it is) for a new one with an empty context. */
+  newTask(): void;
   /** Sends a message as if typed (starts the task, or is queued while the agent works). */
   send(text: string): void;
   print(text: string, tone?: Tone): void;
   detail(title: string, lines: StyledLine[]): void;
-  clear(): void;
   exit(): void;
 }
 
@@ -66,7 +67,11 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     description: "tokens and dollars spent so far",
     run: (_, ctx) => ctx.print(costText(ctx.state())),
   },
-  { name: "clear", description: "clear the screen (the conversation goes on)", run: (_, ctx) => ctx.clear() },
+  {
+    name: "clear",
+    description: "start a new task with an empty context (this one is kept: /resume)",
+    run: (_, ctx) => ctx.newTask(),
+  },
   {
     name: "init",
     description: "write an AGENTS.md for this repository",
@@ -74,6 +79,9 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   },
   { name: "exit", description: "leave Bowline (also Ctrl-C twice)", run: (_, ctx) => ctx.exit() },
 ];
+
+/** Other names people type for a command. */
+const ALIASES: Record<string, string> = { quit: "exit", new: "clear" };
 
 /**
  * Runs `line` when it is a slash command or a workflow. Returns false when it is not one
@@ -83,7 +91,7 @@ export function runSlashCommand(line: string, commands: readonly SlashCommand[],
   const match = /^\/([\w.:-]+)(?:\s+([\s\S]*))?$/.exec(line.trim());
   if (!match) return false;
   const [, name, args = ""] = match;
-  const command = commands.find((c) => c.name === name || (name === "quit" && c.name === "exit"));
+  const command = commands.find((c) => c.name === name || ALIASES[name!] === c.name);
   if (command) {
     command.run(args, ctx);
     return true;
@@ -119,8 +127,9 @@ function helpLines(ctx: SlashContext): StyledLine[] {
   return [
     ...commands,
     ...(workflows.length > 0 ? [plain("Workflows (.bowline/workflows):"), ...workflows] : []),
-    plain("Keys: Enter send · Alt-Enter or Ctrl-J new line · ↑/↓ history · @ mention a file · Tab plan/act"),
-    plain("      Esc stop the agent · Ctrl-O last tool output · Ctrl-C twice exit"),
+    plain("Keys: Enter send · Alt-Enter or Ctrl-J new line · ↑/↓ history · @ mention a file"),
+    plain("      Tab plan/act · Esc stop the agent · Ctrl-O last tool output"),
+    plain("      Ctrl-L clear the screen · Ctrl-C twice exit"),
   ];
 }
 

@@ -20,6 +20,7 @@ export const KEYS = {
   backspace: "\x7f",
   ctrlC: "\x03",
   ctrlO: "\x0f",
+  ctrlL: "\x0c",
   pasteStart: "\x1b[200~",
   pasteEnd: "\x1b[201~",
 };
@@ -30,7 +31,9 @@ export const stripAnsi = (text: string) => stripVTControlCharacters(text);
 
 export const settle = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function mountTui(options: Partial<RunTuiOptions> & { openTask?(taskId: string): void } = {}) {
+export function mountTui(
+  options: Partial<RunTuiOptions> & { openTask?(taskId: string | undefined): void } = {},
+) {
   const listeners = new Set<(event: Event) => void>();
   const dispatched: Command[] = [];
   const runs: string[] = [];

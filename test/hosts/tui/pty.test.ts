@@ -3,7 +3,7 @@
  * types the task, approves a change shown as a diff, and leaves with Ctrl-C twice. The screen
  * is read through a headless xterm, 80 columns wide.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI, makeWorkspace } from "../../support/cli.js";
@@ -29,7 +29,7 @@ async function start(
     args: ["--provider", "anthropic", "--model", "fake-model", "--base-url", server.url, ...args],
     env: { ANTHROPIC_API_KEY: "sk-ant-test-pty", BOWLINE_HOME: home, ...env },
   });
-  return { server, repo, run };
+  return { server, repo, home, run };
 }
 
 describe("the TUI in a terminal", () => {
@@ -74,6 +74,37 @@ describe("the TUI in a terminal", () => {
     expect(await run.exited).toBe(0);
     // Nothing is redrawn from the top: the terminal is never cleared.
     expect(run.output()).not.toContain("\x1b[2J");
+  });
+});
+
+describe("/clear in a terminal", () => {
+  it("keeps the finished task and starts a new one with an empty context", async () => {
+    const { run, server, home } = await start([
+      { toolCalls: [{ name: "attempt_completion", input: { result: "First task done." } }] },
+      { toolCalls: [{ name: "attempt_completion", input: { result: "Second task done." } }] },
+    ]);
+    await run.waitFor("What should Bowline do?");
+    run.press("Count the files");
+    await run.waitFor("Count the files");
+    run.press("\r");
+    await run.waitFor("First task done.");
+    run.press("/clear");
+    await run.waitFor("/clear");
+    run.press("\r");
+    await run.waitFor("What should Bowline do?");
+    run.press("Name the project");
+    await run.waitFor("Name the project");
+    run.press("\r");
+    await run.waitFor("Second task done.");
+    // The new task's request carries its own message only; both tasks are stored.
+    const second = JSON.stringify(server.requests[1]!.body);
+    expect(second).toContain("Name the project");
+    expect(second).not.toContain("Count the files");
+    expect(readdirSync(join(home, "tasks"))).toHaveLength(2);
+    run.press("\x03");
+    await run.waitFor("Press Ctrl-C again to exit");
+    run.press("\x03");
+    expect(await run.exited).toBe(0);
   });
 });
 

@@ -97,12 +97,23 @@ describe("slash commands", () => {
     expect(t.tui.input.get().draft.text).toBe("/context ");
   });
 
-  it("/clear clears the screen, /exit leaves", async () => {
-    t = mountTui();
+  it("/clear and /new leave for a new task, Ctrl-L clears the screen, /exit leaves", async () => {
+    const opened: Array<string | undefined> = [];
+    t = mountTui({ openTask: (id) => opened.push(id) });
     await command("/clear");
+    await command("/new");
+    expect(opened).toEqual([undefined, undefined]);
+    expect(t.clears()).toBe(0);
+    await t.type(KEYS.ctrlL);
     expect(t.clears()).toBe(1);
     await command("/exit");
     expect(t.exits()).toBe(1);
+  });
+
+  it("/clear in a host that cannot switch tasks says so", async () => {
+    t = mountTui();
+    await command("/clear");
+    expect(t.frame()).toContain("This host cannot start a new task.");
   });
 
   it("a command added by the host replaces the built-in of that name", async () => {
