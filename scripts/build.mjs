@@ -1,7 +1,7 @@
 // Builds the CLI into dist/, all CommonJS (it starts faster than ESM on Node 20): a tiny entry
 // (dist/cli.js) that parses arguments and answers --version/--help itself, and one bundle per
-// command (dist/run.cjs, dist/demo.cjs), the interactive TUI (dist/tui.cjs) and per model adapter,
-// loaded with a V8 code cache
+// command (dist/run.cjs, dist/demo.cjs), the interactive TUI (dist/tui.cjs), the MCP SDK
+// (dist/mcp-sdk.cjs) and per model adapter, loaded with a V8 code cache
 // (src/hosts/cli/load-bundle.ts).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
@@ -73,6 +73,21 @@ const adaptersExternal = {
   },
 };
 
+/**
+ * The running parts of the MCP SDK (src/coding/mcp/sdk.ts) are a bundle of their own, loaded
+ * when a server connects: the SDK defines hundreds of schemas as it loads, a cost every start
+ * would pay otherwise. (Inside one bundle a lazy import() would defer that, but esbuild then
+ * wraps zod, shared with the eager code, in lazy initialisers it fails to call in time.)
+ */
+const mcpSdkExternal = {
+  name: "mcp-sdk-external",
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\/sdk\.js$/ }, (args) =>
+      args.importer.endsWith("load-sdk.ts") ? { path: "./mcp-sdk.cjs", external: true } : undefined,
+    );
+  },
+};
+
 /** The interactive TUI (Ink, React) is a bundle of its own: runs without a terminal never load it. */
 const tuiExternal = {
   name: "tui-external",
@@ -88,11 +103,12 @@ await build({
   entryPoints: {
     run: "src/hosts/cli/run.ts",
     demo: "src/hosts/cli/demo.ts",
+    "mcp-sdk": "src/coding/mcp/sdk.ts",
     ...Object.fromEntries(
       Object.entries(adapters).map(([source, bundle]) => [bundle, `src/llm/${source.slice(2, -3)}.ts`]),
     ),
   },
-  plugins: [adaptersExternal, tuiExternal],
+  plugins: [adaptersExternal, mcpSdkExternal, tuiExternal],
   // import() becomes require(), so bundles load through the code-cached CommonJS path.
   supported: { "dynamic-import": false },
   outdir: "dist",

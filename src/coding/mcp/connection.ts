@@ -1,12 +1,13 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { McpServerConfig } from "./config.js";
 import { isTimeout, McpServerError, messageOf, seconds, wake as waitForWake } from "./errors.js";
 import type { McpServerInfo, McpServerStatus } from "./hub.js";
 import { capInstructions } from "./instructions.js";
+import { loadMcpSdk, type McpSdk } from "./load-sdk.js";
 import { createOAuthProvider } from "./oauth.js";
 import { emptyLists, loadLists, type ServerLists } from "./server-lists.js";
-import { isTransportFailure, type OpenedTransport, openTransport } from "./transports.js";
+import type { OpenedTransport } from "./transports.js";
 
 export interface RestartPolicy {
   initialDelayMs: number;
@@ -78,6 +79,8 @@ export function createServerConnection(options: ConnectionOptions): ServerConnec
   let generation = 0;
   let attempts = 0;
   let started = false;
+  /** The SDK, loaded by the first connection attempt. */
+  let sdk: McpSdk | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stableTimer: NodeJS.Timeout | undefined;
   const waiters: Array<() => void> = [];
@@ -91,9 +94,15 @@ export function createServerConnection(options: ConnectionOptions): ServerConnec
 
   async function connect(): Promise<void> {
     const attempt = ++generation;
-    const transport = openTransport(config.transport, options.cwd, authProviderFor(options));
+    try {
+      sdk ??= await loadMcpSdk();
+    } catch (cause) {
+      return void setStatus("failed", `could not load the MCP client: ${messageOf(cause)}`);
+    }
+    if (attempt !== generation) return; // closed (or restarted) meanwhile
+    const transport = sdk.openTransport(config.transport, options.cwd, authProviderFor(options));
     opened = transport;
-    const candidate = new Client(
+    const candidate = new sdk.Client(
       { name: "bowline", version: options.clientVersion },
       {
         listChanged: {
@@ -249,7 +258,7 @@ export function createServerConnection(options: ConnectionOptions): ServerConnec
             "timeout",
           );
         }
-        if (attempt === generation && status === "connected" && isTransportFailure(cause)) {
+        if (attempt === generation && status === "connected" && sdk?.isTransportFailure(cause)) {
           lost(`lost its connection (${messageOf(cause)})`);
         }
         if (attempt !== generation) {

@@ -1,4 +1,5 @@
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+/** JSON-RPC error code of a request the SDK gave up waiting for (its ErrorCode.RequestTimeout). */
+const REQUEST_TIMEOUT = -32001;
 
 /** Why a request to a server did not get an answer. */
 export type McpFailureReason = "unavailable" | "crashed" | "timeout" | "aborted";
@@ -14,8 +15,9 @@ export class McpServerError extends Error {
   }
 }
 
+/** A request timeout of the SDK (an McpError; its class is not imported, so the SDK loads lazily). */
 export function isTimeout(error: unknown): boolean {
-  return error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+  return error instanceof Error && (error as { code?: unknown }).code === REQUEST_TIMEOUT;
 }
 
 export function messageOf(error: unknown): string {

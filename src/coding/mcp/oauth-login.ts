@@ -1,11 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { McpServerConfig } from "./config.js";
+import { loadMcpSdk, type McpSdk } from "./load-sdk.js";
 import { createOAuthProvider, forgetSignIn } from "./oauth.js";
-import { type OpenedTransport, openTransport } from "./transports.js";
+import type { OpenedTransport } from "./transports.js";
 
 export interface SignInOptions {
   home: string;
@@ -33,6 +32,7 @@ export async function signInToServer(options: SignInOptions): Promise<"signed-in
     throw new Error(`${server.name} is a local server: only remote servers sign in.`);
   }
   const { url } = server.transport;
+  const sdk = await loadMcpSdk();
   forgetSignIn(options.home, server.name);
   const state = randomBytes(16).toString("hex");
   const callback = await openCallback(state, options.timeoutMs ?? SIGN_IN_TIMEOUT_MS);
@@ -43,25 +43,25 @@ export async function signInToServer(options: SignInOptions): Promise<"signed-in
       url,
       signIn: { redirectUrl: callback.url, state, open: options.open },
     });
-    const transport = () => openTransport(server.transport, process.cwd(), provider);
+    const transport = () => sdk.openTransport(server.transport, process.cwd(), provider);
     const first = transport();
     try {
-      await connectAndClose(first, options.clientVersion);
+      await connectAndClose(sdk, first, options.clientVersion);
       return "not-needed";
     } catch (error) {
-      if (!(error instanceof UnauthorizedError)) throw error;
+      if (!(error instanceof sdk.UnauthorizedError)) throw error;
     }
     const code = await callback.code;
     await (first.transport as unknown as { finishAuth(code: string): Promise<void> }).finishAuth(code);
-    await connectAndClose(transport(), options.clientVersion);
+    await connectAndClose(sdk, transport(), options.clientVersion);
     return "signed-in";
   } finally {
     callback.close();
   }
 }
 
-async function connectAndClose(opened: OpenedTransport, clientVersion = "dev"): Promise<void> {
-  const client = new Client({ name: "bowline", version: clientVersion });
+async function connectAndClose(sdk: McpSdk, opened: OpenedTransport, clientVersion = "dev"): Promise<void> {
+  const client = new sdk.Client({ name: "bowline", version: clientVersion });
   await client.connect(opened.transport);
   await client.close();
 }

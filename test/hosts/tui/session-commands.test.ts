@@ -212,7 +212,7 @@ describe("session commands", () => {
 
   it("/resume lists the other tasks and opens the chosen one", async () => {
     const opened: string[] = [];
-    t = mountTui({ openTask: (id) => opened.push(id) });
+    t = mountTui({ openTask: (id) => opened.push(id ?? "a new task") });
     const tasks = [
       { id: "t1", title: "this one", updatedAt: "2026-11-30T10:00:00Z", turns: 2, current: true },
       {
