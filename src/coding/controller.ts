@@ -25,6 +25,7 @@ import { composeApprovalPolicy } from "./safety/permission-policy.js";
 import { formatRule } from "./safety/permission-rules.js";
 import { createPermissionDecider, loadPermissionSetup } from "./safety/permission-setup.js";
 import { rememberRule } from "./safety/remembered-rules.js";
+import type { SandboxAvailability } from "./safety/sandbox.js";
 import {
   createSecretMasker,
   envFileSecrets,
@@ -74,6 +75,11 @@ export interface TaskSessionOptions {
   focusChain?: boolean;
   /** Every call is approved (no questions); tools that ask the person are not offered. */
   yolo?: boolean;
+  /**
+   * The sandbox probe's answer when the host started it already (the CLI does, before its
+   * bundle loads: a process spawned while Bowline is small costs less); default: probed here.
+   */
+  sandboxProbe?: Promise<SandboxAvailability>;
   /** Connected MCP servers (the hub arrives with the MCP issue; tests pass a double). */
   mcpHub?: McpHub;
   /** What is known of the model (prices for costs, image support); default: the catalogue's entry. */
@@ -109,7 +115,13 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
   const taskId = stored?.taskId ?? newTaskId();
   const taskDir = join(tasksDir(home), taskId);
   // File reads start now and finish while the model's SDK loads (CPU-bound).
-  const setupLoad = loadPermissionSetup({ home, workspace, yolo: options.yolo });
+  const probe = options.sandboxProbe;
+  const setupLoad = loadPermissionSetup({
+    home,
+    workspace,
+    yolo: options.yolo,
+    ...(probe ? { detectSandbox: () => probe } : {}),
+  });
   setupLoad.catch(() => undefined); // awaited below; this only avoids an unhandled rejection meanwhile
   const detailsLoad = environmentDetails(workspace.root);
   detailsLoad.catch(() => undefined); // awaited in run(); this only avoids an unhandled rejection meanwhile
@@ -225,7 +237,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     contextWindow: modelInfo.contextWindow,
   });
   let say = (_payload: Say) => {};
-  const checkpoints = await openSessionCheckpoints({
+  const checkpoints = openSessionCheckpoints({
     home,
     workspace: workspace.root,
     taskId,

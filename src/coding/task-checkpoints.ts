@@ -30,28 +30,33 @@ export interface SessionCheckpoints {
   close(): Promise<void>;
 }
 
-export async function openSessionCheckpoints(options: {
+/**
+ * The checkpoints of a task session. The store is opened (its git processes spawned) only when
+ * the baseline starts, once the session's first model request is on its way, or when a host
+ * asks about checkpoints: nothing needs it before.
+ */
+export function openSessionCheckpoints(options: {
   home: string;
   workspace: string;
   taskId: string;
   say(payload: Say): void;
   enabled: boolean;
-}): Promise<SessionCheckpoints> {
+}): SessionCheckpoints {
   let handle: TaskCheckpoints | undefined;
-  if (options.enabled) {
-    try {
-      const opened = await openCheckpoints({
-        home: options.home,
-        workspace: options.workspace,
-        taskId: options.taskId,
-      });
-      if (isUnavailable(opened))
-        options.say({ say: "notice", text: `Checkpoints are off: ${opened.message}` });
-      else handle = opened;
-    } catch (error) {
-      options.say({ say: "notice", text: `Checkpoints are off: ${(error as Error).message}` });
-    }
-  }
+  let opening: Promise<void> | undefined;
+  /** Opens the store once; when it cannot be, says why and checkpoints stay off. */
+  const open = (): Promise<void> =>
+    (opening ??= !options.enabled
+      ? Promise.resolve()
+      : openCheckpoints({ home: options.home, workspace: options.workspace, taskId: options.taskId }).then(
+          (opened) => {
+            if (isUnavailable(opened))
+              options.say({ say: "notice", text: `Checkpoints are off: ${opened.message}` });
+            else handle = opened;
+          },
+          (error: unknown) =>
+            options.say({ say: "notice", text: `Checkpoints are off: ${(error as Error).message}` }),
+        ));
   let baseline: Promise<void> = Promise.resolve();
   /** Checkpoints are off for the rest of the task: the workspace is no longer watched either. */
   const stop = () => {
@@ -88,9 +93,11 @@ export async function openSessionCheckpoints(options: {
 
   let started = false;
   const start = () => {
-    if (started || !handle) return;
+    if (started) return;
     started = true;
-    baseline = handle.baseline("task start").then((outcome) => announce(outcome as SaveOutcome), fail);
+    baseline = open().then(() =>
+      handle?.baseline("task start").then((outcome) => announce(outcome as SaveOutcome), fail),
+    );
   };
 
   return {
@@ -101,7 +108,7 @@ export async function openSessionCheckpoints(options: {
       return baseline;
     },
     async afterStep(step) {
-      if (!handle || !step.mutated) return;
+      if (!step.mutated) return;
       await baseline;
       if (!handle) return;
       try {
@@ -111,6 +118,7 @@ export async function openSessionCheckpoints(options: {
       }
     },
     async command(command, emit, rewindTask) {
+      await open();
       if (!handle) {
         emit({
           type: "checkpoints_unavailable",
@@ -164,6 +172,7 @@ export async function openSessionCheckpoints(options: {
     },
     async close() {
       await baseline;
+      await opening;
       await handle?.settled().catch(() => undefined);
       handle?.close();
     },

@@ -1,3 +1,4 @@
+import { detectSandbox } from "../../coding/safety/sandbox.js";
 import { HELP, parseCliArgs, UsageError } from "./args.js";
 import { loadBundle } from "./load-bundle.js";
 import { applyV8Flags } from "./v8-flags.js";
@@ -59,8 +60,12 @@ async function main(argv: string[]): Promise<number> {
     case "models":
       // Part of the run bundle: it resolves models the way a task does.
       return loadBundle<typeof import("./run.js")>("run").runModelsCommand(args);
-    case "run":
-      return loadBundle<typeof import("./run.js")>("run").runTaskCommand(args);
+    case "run": {
+      // The sandbox probe spawns bwrap: cheaper now, while the process is small, and it runs
+      // while the bundle loads.
+      const sandboxProbe = detectSandbox();
+      return loadBundle<typeof import("./run.js")>("run").runTaskCommand(args, undefined, sandboxProbe);
+    }
   }
 }
 

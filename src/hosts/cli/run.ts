@@ -5,6 +5,7 @@ import { DEFAULT_RETRY } from "../../agent/retry.js";
 import type { TaskOutcome } from "../../agent/task.js";
 import { createNonInteractivePolicy, parseAllowRules } from "../../coding/approval-rules.js";
 import { createTaskSession, type TaskSession } from "../../coding/controller.js";
+import type { SandboxAvailability } from "../../coding/safety/sandbox.js";
 import type { ContinueFrom } from "../../coding/session/continue-task.js";
 import { lastTask, listTasks } from "../../coding/session/history-index.js";
 import { bowlineHome } from "../../coding/session/paths.js";
@@ -38,6 +39,8 @@ export { runModelsCommand } from "./models.js";
 export async function runTaskCommand(
   args: CliArgs,
   injected?: { model: ModelClient; home?: string },
+  /** The sandbox probe, started by the entry point before this bundle loaded. */
+  sandboxProbe?: Promise<SandboxAvailability>,
 ): Promise<number> {
   const prompt = (args.prompt ?? (args.print ? readStdin() : undefined))?.trim();
   const home = injected?.home ?? bowlineHome();
@@ -121,6 +124,7 @@ export async function runTaskCommand(
       planModelConfig: models.plan,
       model: injected?.model,
       home,
+      sandboxProbe,
       policy: interactive ? interactivePolicy : policy,
       interactive,
       emit,
