@@ -375,15 +375,23 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     return task.start(text, [...attached, { type: "text", text: details }]);
   }
 
+  /** The task's run while it works: closing the session stops it and waits for its last records. */
+  let running: Promise<unknown> | undefined;
   return {
     task,
     taskDir,
     journalBytesWritten: () => journal.bytesWritten(),
     async run(text, images = []) {
-      const outcome = await startOrResume(text, images);
-      // The baseline's announcement belongs before the outcome a host prints last.
-      await checkpoints.beforeMutation();
-      return outcome;
+      const run = startOrResume(text, images);
+      running = run;
+      try {
+        const outcome = await run;
+        // The baseline's announcement belongs before the outcome a host prints last.
+        await checkpoints.beforeMutation();
+        return outcome;
+      } finally {
+        if (running === run) running = undefined;
+      }
     },
     dispatch(command) {
       switch (command.type) {
@@ -420,6 +428,10 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
       }
     },
     async close() {
+      if (running) {
+        task.abort();
+        await running.catch(() => undefined);
+      }
       await registry.disposeAll();
       await browser?.dispose();
       await checkpoints.close();
