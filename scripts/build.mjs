@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
 import { inkCommonJs } from "./ink-cjs.mjs";
+import { MCP_SDK_ENTRY, mcpSdkExternal } from "./mcp-sdk-external.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
@@ -73,21 +74,6 @@ const adaptersExternal = {
   },
 };
 
-/**
- * The running parts of the MCP SDK (src/coding/mcp/sdk.ts) are a bundle of their own, loaded
- * when a server connects: the SDK defines hundreds of schemas as it loads, a cost every start
- * would pay otherwise. (Inside one bundle a lazy import() would defer that, but esbuild then
- * wraps zod, shared with the eager code, in lazy initialisers it fails to call in time.)
- */
-const mcpSdkExternal = {
-  name: "mcp-sdk-external",
-  setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^\.\/sdk\.js$/ }, (args) =>
-      args.importer.endsWith("load-sdk.ts") ? { path: "./mcp-sdk.cjs", external: true } : undefined,
-    );
-  },
-};
-
 /** The interactive TUI (Ink, React) is a bundle of its own: runs without a terminal never load it. */
 const tuiExternal = {
   name: "tui-external",
@@ -103,7 +89,7 @@ await build({
   entryPoints: {
     run: "src/hosts/cli/run.ts",
     demo: "src/hosts/cli/demo.ts",
-    "mcp-sdk": "src/coding/mcp/sdk.ts",
+    "mcp-sdk": MCP_SDK_ENTRY,
     ...Object.fromEntries(
       Object.entries(adapters).map(([source, bundle]) => [bundle, `src/llm/${source.slice(2, -3)}.ts`]),
     ),

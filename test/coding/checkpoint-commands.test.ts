@@ -6,7 +6,11 @@ import { createNonInteractivePolicy } from "../../src/coding/approval-rules.js";
 import { createTaskSession } from "../../src/coding/controller.js";
 import type { Event } from "../../src/protocol/index.js";
 import { makeWorkspace } from "../support/cli.js";
-import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
+import {
+  type FakeModelServer,
+  fakeAnthropicConfig,
+  startFakeModelServer,
+} from "../support/fake-model-server.js";
 
 let server: FakeModelServer | undefined;
 afterEach(async () => {
@@ -35,13 +39,7 @@ async function notesSession() {
   const session = await createTaskSession({
     cwd: repo,
     home,
-    modelConfig: {
-      provider: "anthropic",
-      wireFormat: "anthropic-messages",
-      model: "m",
-      apiKey: "k",
-      baseUrl: server.url,
-    },
+    modelConfig: fakeAnthropicConfig(server.url),
     policy: createNonInteractivePolicy({ yes: true, allow: [] }),
     interactive: false,
     emit: (e) => {

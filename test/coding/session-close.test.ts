@@ -4,17 +4,15 @@
  * before the journal closes, and the task loads again as it was left.
  */
 import { execFileSync } from "node:child_process";
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { createTaskSession } from "../../src/coding/controller.js";
 import { loadSession } from "../../src/coding/session/load-session.js";
 import type { Event } from "../../src/protocol/index.js";
 import { makeWorkspace } from "../support/cli.js";
-import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
+import { fakeAnthropicConfig } from "../support/fake-model-server.js";
+import { fakeServersClosedAfterEach } from "../support/servers.js";
 
-const servers: FakeModelServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const startFakeModelServer = fakeServersClosedAfterEach();
 
 const running = (pattern: string) => {
   try {
@@ -29,7 +27,6 @@ it("stops a running command, waits for the task, and leaves a journal that loads
   const server = await startFakeModelServer({
     script: [{ toolCalls: [{ name: "execute_command", input: { command, timeout: 120 } }] }],
   });
-  servers.push(server);
   const { repo, home } = makeWorkspace();
   let commandShown!: () => void;
   const shown = new Promise<void>((resolve) => {
@@ -38,13 +35,7 @@ it("stops a running command, waits for the task, and leaves a journal that loads
   const session = await createTaskSession({
     cwd: repo,
     home,
-    modelConfig: {
-      provider: "anthropic",
-      wireFormat: "anthropic-messages",
-      model: "m",
-      apiKey: "k",
-      baseUrl: server.url,
-    },
+    modelConfig: fakeAnthropicConfig(server.url),
     policy: () => ({ type: "allow" }),
     interactive: true,
     checkpoints: false,

@@ -10,6 +10,7 @@ import type { Event } from "../../src/protocol/index.js";
 import { makeWorkspace } from "../support/cli.js";
 import {
   type FakeModelServer,
+  fakeAnthropicConfig,
   type ScriptedTurn,
   startFakeModelServer,
 } from "../support/fake-model-server.js";
@@ -45,13 +46,7 @@ async function open(
   session = await createTaskSession({
     cwd: workspace.repo,
     home: workspace.home,
-    modelConfig: {
-      provider: "anthropic",
-      wireFormat: "anthropic-messages",
-      model: "m",
-      apiKey: "k",
-      baseUrl: server.url,
-    },
+    modelConfig: fakeAnthropicConfig(server.url),
     policy: ask,
     interactive: true,
     checkpoints: false,

@@ -3,18 +3,16 @@
  * request is on its way, not before it (its wasm compilation would delay the request), and a
  * command the model calls in its very first reply is still judged with it.
  */
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { ApprovalPolicy } from "../../src/agent/approval.js";
 import { createTaskSession } from "../../src/coding/controller.js";
 import { loadedShellParser } from "../../src/coding/safety/shell-parser.js";
 import type { Event } from "../../src/protocol/index.js";
 import { makeWorkspace } from "../support/cli.js";
-import { type FakeModelServer, startFakeModelServer } from "../support/fake-model-server.js";
+import { fakeAnthropicConfig } from "../support/fake-model-server.js";
+import { fakeServersClosedAfterEach } from "../support/servers.js";
 
-const servers: FakeModelServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const startFakeModelServer = fakeServersClosedAfterEach();
 
 it("loads after the first request, and the first reply's command waits for it", async () => {
   // Read-only only when parsed: a pipe and `&&`. Unparsed, the rules would not understand it
@@ -26,7 +24,6 @@ it("loads after the first request, and the first reply's command waits for it", 
       { toolCalls: [{ name: "attempt_completion", input: { result: "Done." } }] },
     ],
   });
-  servers.push(server);
   const { repo, home } = makeWorkspace();
   const leftToHost: unknown[] = [];
   const host: ApprovalPolicy = (_tool, input) => {
@@ -37,13 +34,7 @@ it("loads after the first request, and the first reply's command waits for it", 
   const session = await createTaskSession({
     cwd: repo,
     home,
-    modelConfig: {
-      provider: "anthropic",
-      wireFormat: "anthropic-messages",
-      model: "m",
-      apiKey: "k",
-      baseUrl: server.url,
-    },
+    modelConfig: fakeAnthropicConfig(server.url),
     policy: host,
     interactive: false,
     checkpoints: false,

@@ -5,12 +5,18 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import type { ModelConfig } from "../../src/llm/types.js";
 import { AnthropicPromptCache } from "./anthropic-prompt-cache.js";
 import type { RecordedRequest, ScriptedTurn, TurnContext } from "./fake-model-script.js";
 import type { WireCodec } from "./wire-codec.js";
 import { WIRE_CODECS } from "./wire-codecs.js";
 
 export type { RecordedRequest, ScriptedToolCall, ScriptedTurn } from "./fake-model-script.js";
+
+/** A model config for the Anthropic Messages format of the server at `baseUrl`. */
+export function fakeAnthropicConfig(baseUrl: string, model = "m"): ModelConfig {
+  return { provider: "anthropic", wireFormat: "anthropic-messages", model, apiKey: "sk-ant-fake", baseUrl };
+}
 
 export interface FakeModelServerOptions {
   script: ScriptedTurn[] | ((request: RecordedRequest, index: number) => ScriptedTurn | undefined);

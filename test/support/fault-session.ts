@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createNonInteractivePolicy } from "../../src/coding/approval-rules.js";
 import { createTaskSession } from "../../src/coding/controller.js";
-import { type ScriptedTurn, startFakeModelServer } from "./fake-model-server.js";
+import { fakeAnthropicConfig, type ScriptedTurn, startFakeModelServer } from "./fake-model-server.js";
 import { seededRandom } from "./seeded-random.js";
 
 const FAULTS: Array<NonNullable<ScriptedTurn["fault"]>> = [
@@ -79,13 +79,7 @@ async function runSession(turns: number, faultRate: number, seed: number): Promi
   const session = await createTaskSession({
     cwd: repo,
     home,
-    modelConfig: {
-      provider: "anthropic",
-      wireFormat: "anthropic-messages",
-      model: "fake-model",
-      apiKey: "sk-ant-fault-session",
-      baseUrl: server.url,
-    },
+    modelConfig: fakeAnthropicConfig(server.url, "fake-model"),
     policy: createNonInteractivePolicy({ yes: true, allow: [] }),
     interactive: false,
     emit: () => {},

@@ -84,18 +84,16 @@ describe("/clear in a terminal", () => {
       { toolCalls: [{ name: "attempt_completion", input: { result: "Second task done." } }] },
     ]);
     await run.waitFor("What should Bowline do?");
-    run.press("Count the files");
-    await run.waitFor("Count the files");
-    run.press("\r");
-    await run.waitFor("First task done.");
-    run.press("/clear");
-    await run.waitFor("/clear");
-    run.press("\r");
-    await run.waitFor("What should Bowline do?");
-    run.press("Name the project");
-    await run.waitFor("Name the project");
-    run.press("\r");
-    await run.waitFor("Second task done.");
+    for (const [line, shown] of [
+      ["Count the files", "First task done."],
+      ["/clear", "What should Bowline do?"],
+      ["Name the project", "Second task done."],
+    ]) {
+      run.press(line!);
+      await run.waitFor(line!);
+      run.press("\r");
+      await run.waitFor(shown!);
+    }
     // The new task's request carries its own message only; both tasks are stored.
     const second = JSON.stringify(server.requests[1]!.body);
     expect(second).toContain("Name the project");

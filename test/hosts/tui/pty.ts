@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import pty from "@lydell/node-pty";
 import xterm from "@xterm/headless";
-import { build, type Plugin } from "esbuild";
+import { type BuildOptions, build, type Plugin } from "esbuild";
 import { REPO_ROOT } from "../../support/cli.js";
 
 /**
@@ -19,10 +19,12 @@ export async function bundleEntry(entry: string): Promise<string> {
   const { inkCommonJs } = (await import(pathToFileURL(join(REPO_ROOT, "scripts", "ink-cjs.mjs")).href)) as {
     inkCommonJs: Plugin;
   };
-  const outfile = join(mkdtempSync(join(tmpdir(), "bowline-tui-bundle-")), "entry.cjs");
-  await build({
-    entryPoints: [entry],
-    outfile,
+  const { MCP_SDK_ENTRY, mcpSdkExternal } = (await import(
+    pathToFileURL(join(REPO_ROOT, "scripts", "mcp-sdk-external.mjs")).href
+  )) as { MCP_SDK_ENTRY: string; mcpSdkExternal: Plugin };
+  const outdir = mkdtempSync(join(tmpdir(), "bowline-tui-bundle-"));
+  const outfile = join(outdir, "entry.cjs");
+  const options = {
     bundle: true,
     platform: "node",
     target: "node20",
@@ -30,7 +32,6 @@ export async function bundleEntry(entry: string): Promise<string> {
     // As in the CLI's bundles: import() becomes require(), which finds packages through NODE_PATH.
     supported: { "dynamic-import": false },
     jsx: "automatic",
-    plugins: [inkCommonJs],
     external: [
       "@vscode/ripgrep",
       "web-tree-sitter",
@@ -42,6 +43,13 @@ export async function bundleEntry(entry: string): Promise<string> {
     define: { "import.meta.url": "__moduleUrl", "process.env.NODE_ENV": '"production"' },
     banner: { js: 'const __moduleUrl = require("node:url").pathToFileURL(__filename).href;' },
     logLevel: "error",
+  } satisfies BuildOptions;
+  await build({ ...options, entryPoints: [entry], outfile, plugins: [inkCommonJs, mcpSdkExternal] });
+  // The MCP SDK beside it, as in dist/ (see scripts/mcp-sdk-external.mjs).
+  await build({
+    ...options,
+    entryPoints: [join(REPO_ROOT, MCP_SDK_ENTRY)],
+    outfile: join(outdir, "mcp-sdk.cjs"),
   });
   return outfile;
 }
