@@ -16,6 +16,7 @@ import {
 } from "./project-trust.js";
 import { readRememberedRules } from "./remembered-rules.js";
 import { type CommandSandbox, detectSandbox, type SandboxAvailability } from "./sandbox.js";
+import { canShareNetwork } from "./sandbox-network.js";
 
 /** Everything the permission policy and the command tool need, loaded once per session. */
 export interface PermissionSetup {
@@ -118,6 +119,8 @@ function chooseSandbox(
     // Bowline's own settings, keys and task journals.
     hidden: [bowlineHome],
     bwrapPath: availability.bwrapPath,
+    // Without network, commands share one localhost where nsenter can join them to it.
+    ...(settings.network ? {} : { sharedLoopback: canShareNetwork() }),
   };
   const writable = mode === "workspace-write" ? "the workspace and temp directories" : "temp directories";
   const network = settings.network ? "with" : "without";

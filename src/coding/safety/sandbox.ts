@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { SharedNetwork } from "./sandbox-network.js";
 
 /** How commands are confined when the sandbox is on. */
 export interface CommandSandbox {
@@ -18,6 +19,11 @@ export interface CommandSandbox {
   home?: string;
   /** The bwrap binary. Default: `bwrap` from PATH. */
   bwrapPath?: string;
+  /**
+   * Without network, commands share one private localhost (sandbox-network.ts): a server one
+   * command starts is reachable from the next. Otherwise each command has its own.
+   */
+  sharedLoopback?: boolean;
 }
 
 export type SandboxAvailability =
@@ -90,7 +96,7 @@ async function probeBwrap(options: SandboxProbeOptions): Promise<SandboxAvailabi
   });
 }
 
-function findProgram(name: string, searchPath: string): string | undefined {
+export function findProgram(name: string, searchPath: string): string | undefined {
   for (const dir of searchPath.split(path.delimiter)) {
     if (!dir) continue;
     const candidate = path.join(dir, name);
@@ -109,9 +115,13 @@ function findProgram(name: string, searchPath: string): string | undefined {
  * in the process group it was started in (no --new-session): stopping and input-wait detection
  * work on that group, and it has no terminal that --new-session would guard (stdin is closed and
  * the group is a session of its own without a controlling terminal). In its own PID namespace,
- * everything it starts ends with it.
+ * everything it starts ends with it. With `network` (a sandbox without network), it enters that
+ * shared network namespace first instead of getting one of its own.
  */
-export function sandboxLauncher(sandbox: CommandSandbox): { command: string; args: string[] } {
+export function sandboxLauncher(
+  sandbox: CommandSandbox,
+  network?: SharedNetwork,
+): { command: string; args: string[] } {
   const home = sandbox.home ?? os.homedir();
   const args = [
     "--die-with-parent",
@@ -120,7 +130,8 @@ export function sandboxLauncher(sandbox: CommandSandbox): { command: string; arg
     "--unshare-uts",
     "--unshare-cgroup-try",
   ];
-  if (!sandbox.network) args.push("--unshare-net");
+  const shared = sandbox.network ? undefined : network;
+  if (!sandbox.network && !shared) args.push("--unshare-net");
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
   for (const dir of new Set(["/tmp", "/var/tmp", os.tmpdir()]))
     if (isDirectory(dir)) args.push("--bind", dir, dir);
@@ -148,7 +159,11 @@ export function sandboxLauncher(sandbox: CommandSandbox): { command: string; arg
     else if (fs.existsSync(abs)) args.push("--ro-bind", "/dev/null", abs);
   }
   args.push("--chdir", root, "--");
-  return { command: sandbox.bwrapPath ?? findProgram("bwrap", process.env.PATH ?? "") ?? "bwrap", args };
+  const bwrap = sandbox.bwrapPath ?? findProgram("bwrap", process.env.PATH ?? "") ?? "bwrap";
+  if (!shared) return { command: bwrap, args };
+  // nsenter execs bwrap in the same process: stopping and waiting work as without it.
+  const enter = ["--target", String(shared.pid), "--user", "--net", "--preserve-credentials", "--"];
+  return { command: shared.nsenterPath, args: [...enter, bwrap, ...args] };
 }
 
 /** True when `inner` is `outer` or lies inside it. */
@@ -233,7 +248,9 @@ const FAILURE_SIGNS: Array<[RegExp, (sandbox: CommandSandbox) => string]> = [
     (sandbox) =>
       sandbox.network
         ? ""
-        : "it needs the network, which the sandbox turns off (each command has a private localhost of its own, so a server started by another command is out of reach too)",
+        : sandbox.sharedLoopback
+          ? "it needs the network, which the sandbox turns off (only servers started by sandboxed commands, on localhost, are reachable)"
+          : "it needs the network, which the sandbox turns off (each command has a private localhost of its own, so a server started by another command is out of reach too)",
   ],
 ];
 
@@ -261,7 +278,9 @@ export function describeSandbox(sandbox: CommandSandbox): string {
     sandbox.mode === "workspace-write" ? "the workspace and temp directories" : "only temp directories";
   const network = sandbox.network
     ? ""
-    : ", without network access (each command has a private localhost of its own: a server started by one command cannot be reached from another)";
+    : sandbox.sharedLoopback
+      ? ", without network access (commands share a private localhost: a server one command starts is reachable from the next, but not from outside the sandbox)"
+      : ", without network access (each command has a private localhost of its own: a server started by one command cannot be reached from another)";
   return `Commands run in a sandbox: ${writable} are writable, the rest is read-only${network}; credentials (~/.ssh, ~/.aws, API keys in the environment) are hidden.`;
 }
 

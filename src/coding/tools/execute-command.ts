@@ -13,6 +13,7 @@ import {
   sandboxFailureMessage,
   sandboxLauncher,
 } from "../safety/sandbox.js";
+import { sharedNetwork, startSharedNetwork } from "../safety/sandbox-network.js";
 import { loadShellParser } from "../safety/shell-parser.js";
 import type { Workspace } from "../workspace.js";
 import { oneLine } from "./summary.js";
@@ -157,6 +158,9 @@ const NON_INTERACTIVE_ENV = {
 /** Said of a command left running in a sandbox without network (e.g. a dev server). */
 const ISOLATED_SERVER_NOTE =
   "[Sandbox] It runs in the sandbox without network: its ports cannot be reached from other commands, nor by the user. If they must be, stop it and start it again with unsandboxed: true; the user will be asked to approve it.";
+/** The same where sandboxed commands share one localhost. */
+const SHARED_LOOPBACK_SERVER_NOTE =
+  "[Sandbox] It runs in the sandbox without network: later commands can reach its ports on localhost, the user cannot. If the user must, stop it and start it again with unsandboxed: true; the user will be asked to approve it.";
 
 export const INPUT_WAIT_MESSAGE =
   "The command appears to be waiting for input (e.g. a prompt); it was stopped. Pass flags that avoid prompts (e.g. --yes) or provide input via a file or pipe.";
@@ -174,9 +178,12 @@ export function createExecuteCommandTool(
     inputSchema: sandbox ? sandboxedSchema : schema,
     mutates: true,
     category: "command",
-    // The approval rules read commands with the shell grammar, loaded once.
+    // The approval rules read commands with the shell grammar, loaded once; sandboxed
+    // commands without network share a namespace, started once.
     prepare: async () => {
       await loadShellParser();
+      if (sandbox?.sharedLoopback && !sandbox.network && sandbox.bwrapPath)
+        await startSharedNetwork(sandbox.bwrapPath);
     },
     summarize: (input) =>
       `execute_command ${input.background ? "(background) " : ""}${oneLine(input.command)}`,
@@ -199,7 +206,7 @@ export function createExecuteCommandTool(
         cwd: options.workspace.root,
         shell,
         env: confined ? sandboxEnv(env) : env,
-        ...(confined ? { launcher: sandboxLauncher(confined) } : {}),
+        ...(confined ? { launcher: sandboxLauncher(confined, sharedNetwork()) } : {}),
         // A background start ends at detachAfterMs; the timeout must not stop it first.
         timeoutMs: input.background ? startMs + 60_000 : timeoutSeconds * 1000,
         signal: ctx.signal,
@@ -235,7 +242,8 @@ export function createExecuteCommandTool(
       const requested = input.timeout !== undefined && input.timeout > maxTimeout;
       const capNote = requested ? ` (the ${input.timeout}s asked for is capped at ${maxTimeout}s)` : "";
       const background = backgroundId && { id: backgroundId, automatic: !input.background };
-      const isolated = backgroundId && confined && !confined.network ? `\n${ISOLATED_SERVER_NOTE}` : "";
+      const serverNote = confined?.sharedLoopback ? SHARED_LOOPBACK_SERVER_NOTE : ISOLATED_SERVER_NOTE;
+      const isolated = backgroundId && confined && !confined.network ? `\n${serverNote}` : "";
       const note = sandboxFailure ? `\n${sandboxFailureMessage(sandboxFailure)}` : isolated;
       const content = `${outcome(result, timeoutSeconds, capNote, background || undefined)}\n${output}${note}`;
       const failed =

@@ -6,6 +6,7 @@ import { createCoordinator } from "../../../src/agent/pipeline/coordinator.js";
 import { createToolExecutor } from "../../../src/agent/tool-executor.js";
 import { createUiMessageLog } from "../../../src/agent/ui-messages.js";
 import { createNonInteractivePolicy } from "../../../src/coding/approval-rules.js";
+import { BackgroundRegistry } from "../../../src/coding/process/background-registry.js";
 import { composeApprovalPolicy } from "../../../src/coding/safety/permission-policy.js";
 import {
   createPermissionDecider,
@@ -15,6 +16,7 @@ import {
 import { detectSandbox } from "../../../src/coding/safety/sandbox.js";
 import { createExecuteCommandTool } from "../../../src/coding/tools/execute-command.js";
 import { createTempWorkspace, type TempWorkspace } from "../temp-workspace.js";
+import { createTestToolContext } from "../tool-context.js";
 import { createOutsideDir } from "./command-modes.js";
 
 /**
@@ -91,6 +93,46 @@ describe.runIf(process.platform === "linux")("the command sandbox by default", (
     const text = outcome.result.content.map((block) => (block.type === "text" ? block.text : "")).join("");
     return { outcome, text };
   }
+
+  it("commands without network share one private localhost: a server one starts answers the next, not the host", async () => {
+    const setup = await setupWith();
+    expect(setup.sandbox?.sharedLoopback).toBe(true);
+    const registry = new BackgroundRegistry();
+    const tool = createExecuteCommandTool({
+      workspace: temp.workspace,
+      sandbox: setup.sandbox,
+      inputWaitMs: 0,
+      registry,
+      backgroundStartMs: 1500,
+    });
+    const run = async (command: string, background = false) => {
+      await tool.prepare?.();
+      const result = await tool.execute({ command, background }, createTestToolContext().ctx);
+      return String(result.content);
+    };
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    try {
+      const server = await run(
+        `node -e "require('http').createServer((q, r) => r.end('from the sandbox')).listen(${port}, '127.0.0.1', () => console.log('listening'))"`,
+        true,
+      );
+      expect(server).toContain("listening");
+      expect(server).toContain("later commands can reach its ports on localhost");
+      const client = await run(
+        `node -e "fetch('http://127.0.0.1:${port}').then((r) => r.text()).then(console.log, (e) => console.log('unreachable', e.cause && e.cause.code))"`,
+      );
+      expect(client).toContain("from the sandbox");
+      // The host does not share the namespace.
+      await expect(fetch(`http://127.0.0.1:${port}`)).rejects.toThrow();
+      // Nor is anything outside reachable from it.
+      const outside = await run(
+        `node -e "fetch('http://1.1.1.1').then(() => console.log('reached'), (e) => console.log('unreachable', e.cause && e.cause.code))"`,
+      );
+      expect(outside).toContain("unreachable");
+    } finally {
+      await registry.disposeAll();
+    }
+  });
 
   it("runs commands in a workspace-write sandbox without network, and says nothing about it", async () => {
     const setup = await setupWith();
