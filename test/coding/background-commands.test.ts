@@ -41,10 +41,14 @@ describe.each(COMMAND_MODES)("background commands and command_output ($name)", (
     });
     expect(started.isError).toBeFalsy();
     expect(started.details?.backgroundId).toBe("bg-1");
-    // In the sandbox without network, nothing else can reach it, and the model is told so.
-    const isolated = mode.sandbox(temp.root)
-      ? "\n[Sandbox] It runs in the sandbox without network: its ports cannot be reached from other commands, nor by the user. If they must be, stop it and start it again with unsandboxed: true; the user will be asked to approve it."
-      : "";
+    // In the sandbox without network, only later sandboxed commands can reach it (or nothing,
+    // without a shared localhost), and the model is told so.
+    const sandbox = mode.sandbox(temp.root);
+    const isolated = !sandbox
+      ? ""
+      : sandbox.sharedLoopback
+        ? "\n[Sandbox] It runs in the sandbox without network: later commands can reach its ports on localhost, the user cannot. If the user must, stop it and start it again with unsandboxed: true; the user will be asked to approve it."
+        : "\n[Sandbox] It runs in the sandbox without network: its ports cannot be reached from other commands, nor by the user. If they must be, stop it and start it again with unsandboxed: true; the user will be asked to approve it.";
     expect(textOf(started.content)).toBe(
       `Command started in the background as bg-1. It keeps running; use command_output with id "bg-1" to read its new output or to stop it. Output so far:\nfirst\n${isolated}`,
     );

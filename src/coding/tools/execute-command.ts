@@ -206,7 +206,9 @@ export function createExecuteCommandTool(
         cwd: options.workspace.root,
         shell,
         env: confined ? sandboxEnv(env) : env,
-        ...(confined ? { launcher: sandboxLauncher(confined, sharedNetwork()) } : {}),
+        ...(confined
+          ? { launcher: sandboxLauncher(confined, confined.sharedLoopback ? sharedNetwork() : undefined) }
+          : {}),
         // A background start ends at detachAfterMs; the timeout must not stop it first.
         timeoutMs: input.background ? startMs + 60_000 : timeoutSeconds * 1000,
         signal: ctx.signal,

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type CommandSandbox, detectSandbox } from "../../../src/coding/safety/sandbox.js";
+import { canShareNetwork, startSharedNetwork } from "../../../src/coding/safety/sandbox-network.js";
 import { REPO_ROOT } from "../../support/cli.js";
 
 /** One way the command tests run commands: directly, or in the bubblewrap sandbox. */
@@ -11,7 +12,11 @@ export interface CommandMode {
   sandbox(workspaceRoot: string): CommandSandbox | undefined;
 }
 
-const bwrapWorks = (await detectSandbox()).available;
+const probe = await detectSandbox();
+const bwrapWorks = probe.available;
+// As sessions run them by default: without network, sharing one localhost.
+const sharedLoopback =
+  probe.available && canShareNetwork() && (await startSharedNetwork(probe.bwrapPath)) !== undefined;
 
 /**
  * Every command feature is tested both ways where bubblewrap works; sandbox.test.ts fails where
@@ -27,6 +32,7 @@ export const COMMAND_MODES: CommandMode[] = [
             mode: "workspace-write",
             network: false,
             workspaceRoot,
+            sharedLoopback,
           }),
         },
       ]
