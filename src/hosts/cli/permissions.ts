@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import { ApprovalSettingsError } from "../../coding/approvals/approval-settings.js";
 import { createPermissionDecider, loadPermissionSetup } from "../../coding/safety/permission-setup.js";
 import { projectTrustSubject, recordProjectTrust } from "../../coding/safety/project-trust.js";
+import { loadShellParser } from "../../coding/safety/shell-parser.js";
 import { bowlineHome } from "../../coding/session/paths.js";
 import { createExecuteCommandTool } from "../../coding/tools/execute-command.js";
 import { createWorkspace } from "../../coding/workspace.js";
@@ -84,7 +85,7 @@ export async function runPermissionsCommand(
     return 1;
   }
   const tool = createExecuteCommandTool({ workspace, ...(setup.sandbox ? { sandbox: setup.sandbox } : {}) });
-  await tool.prepare?.(); // the shell grammar the rules read the line with
+  await loadShellParser(); // the grammar the rules read the line with
   const verdict = createPermissionDecider(setup)(tool, { command: line });
   const commands = verdict.command?.commands ?? [];
   const writes = verdict.command?.writes ?? [];
