@@ -33,16 +33,26 @@ export function sharedNetwork(): SharedNetwork | undefined {
   return ready;
 }
 
-/** Starts the holder once per process; resolves undefined (commands fall back) when it cannot start. */
+/**
+ * Starts the holder once per process; resolves undefined (commands fall back) when it cannot
+ * start. A holder that ends after it started (killed from outside) is replaced by the next call.
+ */
 export function startSharedNetwork(bwrapPath: string): Promise<SharedNetwork | undefined> {
-  starting ??= startHolder(bwrapPath).then((network) => {
+  starting ??= startHolder(bwrapPath, (gone) => {
+    if (ready !== gone) return;
+    ready = undefined;
+    starting = undefined;
+  }).then((network) => {
     ready = network;
     return network;
   });
   return starting;
 }
 
-function startHolder(bwrapPath: string): Promise<SharedNetwork | undefined> {
+function startHolder(
+  bwrapPath: string,
+  onEnded: (network: SharedNetwork) => void,
+): Promise<SharedNetwork | undefined> {
   const nsenterPath = findProgram("nsenter", process.env.PATH ?? "");
   if (!nsenterPath) return Promise.resolve(undefined);
   return new Promise((resolve) => {
@@ -52,9 +62,11 @@ function startHolder(bwrapPath: string): Promise<SharedNetwork | undefined> {
     });
     let info = "";
     let settled = false;
+    let started: SharedNetwork | undefined;
     const finish = (network: SharedNetwork | undefined) => {
       if (settled) return;
       settled = true;
+      started = network;
       clearTimeout(timer);
       if (!network) holder.kill("SIGKILL");
       resolve(network);
@@ -62,7 +74,7 @@ function startHolder(bwrapPath: string): Promise<SharedNetwork | undefined> {
     const timer = setTimeout(() => finish(undefined), HOLDER_START_TIMEOUT_MS);
     holder.on("error", () => finish(undefined));
     holder.on("exit", () => {
-      if (ready?.pid !== undefined) ready = undefined; // gone: later commands fall back
+      if (started) onEnded(started);
       finish(undefined);
     });
     const infoPipe = holder.stdio[3] as NodeJS.ReadableStream & { unref?(): void };
