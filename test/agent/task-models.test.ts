@@ -3,28 +3,21 @@
  * model (a real second fake server), the `state` event names it, its prices count, the journal
  * records the switch, and a plan-mode model stays in plan mode.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createDefaultApprovalPolicy } from "../../src/agent/approval.js";
 import type { ApiJournalRecord, ApiModelRecord, SessionJournal } from "../../src/agent/journal.js";
 import { createTask } from "../../src/agent/task.js";
 import { createModelClient } from "../../src/llm/create-client.js";
 import type { ModelClient, ModelInfo } from "../../src/llm/types.js";
 import type { Event } from "../../src/protocol/index.js";
-import {
-  type FakeModelServer,
-  type ScriptedTurn,
-  startFakeModelServer,
-} from "../support/fake-model-server.js";
+import type { FakeModelServer, ScriptedTurn } from "../support/fake-model-server.js";
+import { fakeServersClosedAfterEach } from "../support/servers.js";
 import { createTestTools, finishTurn } from "./task-harness.js";
 
-const servers: FakeModelServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const startFakeModelServer = fakeServersClosedAfterEach();
 
 async function modelAt(name: string, script: ScriptedTurn[]): Promise<[ModelClient, FakeModelServer]> {
   const server = await startFakeModelServer({ script });
-  servers.push(server);
   const client = await createModelClient({
     provider: "anthropic",
     wireFormat: "anthropic-messages",

@@ -1,24 +1,17 @@
 /** The session commands of the protocol and "approve always", answered by a live task session. */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ApprovalPolicy } from "../../src/agent/approval.js";
 import { createTaskSession, type TaskSession } from "../../src/coding/controller.js";
 import { rememberedRulesPath } from "../../src/coding/safety/remembered-rules.js";
 import { lookupModel } from "../../src/llm/catalogue.js";
 import type { Event } from "../../src/protocol/index.js";
 import { makeWorkspace } from "../support/cli.js";
-import {
-  type FakeModelServer,
-  fakeAnthropicConfig,
-  type ScriptedTurn,
-  startFakeModelServer,
-} from "../support/fake-model-server.js";
+import { fakeAnthropicConfig, type ScriptedTurn } from "../support/fake-model-server.js";
+import { fakeServersClosedAfterEach } from "../support/servers.js";
 
-const servers: FakeModelServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const startFakeModelServer = fakeServersClosedAfterEach();
 
 /** Asks for everything the rules leave open, as the interactive hosts do. */
 const ask: ApprovalPolicy = () => ({ type: "ask" });
@@ -39,7 +32,6 @@ async function open(
   extra: Partial<Parameters<typeof createTaskSession>[0]> = {},
 ) {
   const server = await startFakeModelServer({ script });
-  servers.push(server);
   const events: Event[] = [];
   const waiters: Array<{ type: string; resolve(e: Event): void }> = [];
   let session: TaskSession | undefined;

@@ -2,14 +2,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_APPROVAL_SETTINGS } from "../../../src/agent/pipeline/approval-policy.js";
-import { createCoordinator } from "../../../src/agent/pipeline/coordinator.js";
-import { createToolExecutor } from "../../../src/agent/tool-executor.js";
-import { createUiMessageLog } from "../../../src/agent/ui-messages.js";
-import { createNonInteractivePolicy } from "../../../src/coding/approval-rules.js";
-import { composeApprovalPolicy, decidePermission } from "../../../src/coding/safety/permission-policy.js";
+import { decidePermission } from "../../../src/coding/safety/permission-policy.js";
 import { loadShellParser } from "../../../src/coding/safety/shell-parser.js";
 import { createExecuteCommandTool } from "../../../src/coding/tools/execute-command.js";
 import { createTempWorkspace, type TempWorkspace } from "../temp-workspace.js";
+import { callThroughPolicy } from "./command-modes.js";
 import { CORPUS_RULES } from "./corpus-rules.js";
 
 /**
@@ -77,35 +74,19 @@ describe("lines that are not allowed never run (real executor, real shell)", () 
   /** Runs `command` as a model's call would: policy, then (if allowed) the real tool. */
   async function run(command: string, options: { interactive: boolean; yolo?: boolean }) {
     const tool = createExecuteCommandTool({ workspace: temp.workspace, inputWaitMs: 0 });
-    const coordinator = createCoordinator();
-    coordinator.register(tool);
     const settings = { ...DEFAULT_APPROVAL_SETTINGS, safeCommands: true, yolo: options.yolo ?? false };
-    const cliPolicy = createNonInteractivePolicy({ yes: options.yolo ?? false, allow: [] });
-    const policy = composeApprovalPolicy({
+    return callThroughPolicy({
+      tool,
+      input: { command },
       decide: (handler, input) =>
         decidePermission({ settings, rules: CORPUS_RULES, workspace: temp.workspace }, handler, input),
-      // As the CLI does: a run nobody watches denies, an interactive one asks.
-      host: (handler, input) => {
-        const decision = cliPolicy(handler, input);
-        return options.interactive && decision.type === "deny" ? { type: "ask" } : decision;
-      },
       interactive: options.interactive,
-    });
-    const executor = createToolExecutor({
-      taskId: "task",
-      coordinator,
-      policy,
-      ui: createUiMessageLog(() => {}),
-      signal: new AbortController().signal,
-      requestApproval: async () => {
+      yes: options.yolo,
+      approve: () => {
         asked++;
-        return { approved: false };
+        return false;
       },
-      askUser: async () => "",
     });
-    const outcome = await executor.execute({ id: "call", name: "execute_command", input: { command } });
-    const text = outcome.result.content.map((block) => (block.type === "text" ? block.text : "")).join("");
-    return { outcome, text };
   }
 
   const exists = (name: string) => fs.existsSync(path.join(temp.root, name));

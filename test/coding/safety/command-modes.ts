@@ -1,6 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { createCoordinator } from "../../../src/agent/pipeline/coordinator.js";
+import type { ToolHandler } from "../../../src/agent/tool.js";
+import { createToolExecutor } from "../../../src/agent/tool-executor.js";
+import { createUiMessageLog } from "../../../src/agent/ui-messages.js";
+import { createNonInteractivePolicy } from "../../../src/coding/approval-rules.js";
+import { type ComposeOptions, composeApprovalPolicy } from "../../../src/coding/safety/permission-policy.js";
 import { type CommandSandbox, detectSandbox } from "../../../src/coding/safety/sandbox.js";
 import { canShareNetwork, startSharedNetwork } from "../../../src/coding/safety/sandbox-network.js";
 import { REPO_ROOT } from "../../support/cli.js";
@@ -88,4 +94,44 @@ export function createOutsideDir(): string {
   );
   if (!base) throw new Error(`no directory outside the temp directories among ${candidates.join(", ")}`);
   return fs.mkdtempSync(path.join(base, ".bowline-sandbox-test-"));
+}
+
+/**
+ * Runs one execute_command call as a model's would: the permission rules (`decide`), then the
+ * host's answer as the CLI gives it (a run nobody watches denies, an interactive one asks
+ * `approve`), then, if allowed, the real tool through the real executor.
+ */
+export async function callThroughPolicy(options: {
+  tool: ToolHandler;
+  input: unknown;
+  decide: ComposeOptions["decide"];
+  interactive: boolean;
+  /** `--yes`. */
+  yes?: boolean;
+  /** The person's answer when asked. */
+  approve(): boolean;
+}) {
+  const coordinator = createCoordinator();
+  coordinator.register(options.tool);
+  const cliPolicy = createNonInteractivePolicy({ yes: options.yes ?? false, allow: [] });
+  const policy = composeApprovalPolicy({
+    decide: options.decide,
+    host: (handler, input) => {
+      const decision = cliPolicy(handler, input);
+      return options.interactive && decision.type === "deny" ? { type: "ask" } : decision;
+    },
+    interactive: options.interactive,
+  });
+  const executor = createToolExecutor({
+    taskId: "task",
+    coordinator,
+    policy,
+    ui: createUiMessageLog(() => {}),
+    signal: new AbortController().signal,
+    requestApproval: async () => ({ approved: options.approve() }),
+    askUser: async () => "",
+  });
+  const outcome = await executor.execute({ id: "call", name: options.tool.name, input: options.input });
+  const text = outcome.result.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+  return { outcome, text };
 }

@@ -2,12 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createCoordinator } from "../../../src/agent/pipeline/coordinator.js";
-import { createToolExecutor } from "../../../src/agent/tool-executor.js";
-import { createUiMessageLog } from "../../../src/agent/ui-messages.js";
-import { createNonInteractivePolicy } from "../../../src/coding/approval-rules.js";
 import { BackgroundRegistry } from "../../../src/coding/process/background-registry.js";
-import { composeApprovalPolicy } from "../../../src/coding/safety/permission-policy.js";
 import {
   createPermissionDecider,
   loadPermissionSetup,
@@ -17,7 +12,7 @@ import { detectSandbox } from "../../../src/coding/safety/sandbox.js";
 import { createExecuteCommandTool } from "../../../src/coding/tools/execute-command.js";
 import { createTempWorkspace, type TempWorkspace } from "../temp-workspace.js";
 import { createTestToolContext } from "../tool-context.js";
-import { createOutsideDir } from "./command-modes.js";
+import { callThroughPolicy, createOutsideDir } from "./command-modes.js";
 
 /**
  * The sandbox as a session gets it: settings files, the bubblewrap probe, the permission policy,
@@ -66,32 +61,16 @@ describe.runIf(process.platform === "linux")("the command sandbox by default", (
       sandbox: setup.sandbox,
       inputWaitMs: 0,
     });
-    const coordinator = createCoordinator();
-    coordinator.register(tool);
-    const cliPolicy = createNonInteractivePolicy({ yes: false, allow: [] });
-    const policy = composeApprovalPolicy({
+    return callThroughPolicy({
+      tool,
+      input,
       decide: createPermissionDecider(setup),
-      host: (handler, args) => {
-        const decision = cliPolicy(handler, args);
-        return options.interactive && decision.type === "deny" ? { type: "ask" } : decision;
-      },
       interactive: options.interactive,
-    });
-    const executor = createToolExecutor({
-      taskId: "task",
-      coordinator,
-      policy,
-      ui: createUiMessageLog(() => {}),
-      signal: new AbortController().signal,
-      requestApproval: async () => {
+      approve: () => {
         asked++;
-        return { approved: options.approve === true };
+        return options.approve === true;
       },
-      askUser: async () => "",
     });
-    const outcome = await executor.execute({ id: "call", name: "execute_command", input });
-    const text = outcome.result.content.map((block) => (block.type === "text" ? block.text : "")).join("");
-    return { outcome, text };
   }
 
   it("commands without network share one private localhost: a server one starts answers the next, not the host", async () => {
