@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { probeGroupActivity } from "../../src/coding/process/input-wait.js";
 import { HeadTailBuffer } from "../../src/coding/process/output-buffer.js";
+import { listGroup } from "../../src/coding/process/process-group.js";
 import { groupExists, startShellProcess } from "../../src/coding/process/shell-process.js";
 import { sandboxLauncher } from "../../src/coding/safety/sandbox.js";
 import { createExecuteCommandTool, INPUT_WAIT_MESSAGE } from "../../src/coding/tools/execute-command.js";
@@ -109,6 +110,27 @@ describe.each(COMMAND_MODES)("execute_command limits ($name)", (mode) => {
     await Promise.all([sleeping.stop(), reading.stop()]);
     expect(probeGroupActivity(sleeping.pid)).toBe("unknown");
   });
+
+  it.runIf(linux)(
+    "stops only once nothing of the command is left, even what outlives its shell",
+    async () => {
+      // The subshell ignores SIGTERM and outlives the shell that started it: only the SIGKILL
+      // after the grace time ends it, and stop() waits for that.
+      const proc = await startShellProcess({
+        command: "(trap '' TERM; exec sleep 30) & wait",
+        cwd: temp.root,
+        shell: "bash",
+        env: process.env,
+        maxOutputChars: 100,
+        killGraceMs: 300,
+        ...launcher(),
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(listGroup(proc.pid)?.length).toBeGreaterThan(0);
+      await proc.stop();
+      expect(listGroup(proc.pid)).toEqual([]);
+    },
+  );
 
   it("bounds runaway output in memory, kills it at the timeout, and says so", async () => {
     const t = tool({ maxOutputChars: 2000, defaultTimeoutSeconds: 1.5 });

@@ -118,18 +118,38 @@ export class ShellProcess {
 
   /**
    * Stops the whole process group: SIGTERM, then SIGKILL after the grace time. Also signals the
-   * group when the shell has already exited, for anything it left behind. Resolves on exit.
+   * group when the shell has already exited, for anything it left behind. Resolves once the shell
+   * has exited and the group's last live process is gone (or a second past the SIGKILL).
    */
   stop(): Promise<ProcessExit> {
     if (this.stopping) return this.stopping;
+    const killAt = Date.now() + this.options.killGraceMs;
     this.terminate();
-    const kill = setTimeout(() => signalGroup(this.pid, "SIGKILL"), this.options.killGraceMs);
-    kill.unref();
-    this.stopping = this.exited.then((exit) => {
-      if (!groupExists(this.pid)) clearTimeout(kill);
+    this.stopping = this.exited.then(async (exit) => {
+      await this.endLeftovers(killAt);
       return exit;
     });
     return this.stopping;
+  }
+
+  /**
+   * After the shell's exit, ends what is left of its group: a launcher stopped before it started
+   * the command (bubblewrap killed while it sets up) can leave the command running on its own.
+   * SIGTERM at once, SIGKILL at `killAt`; waits while live processes remain (zombies, which
+   * only their new parent can reap, do not count), at most a second past the SIGKILL.
+   */
+  private async endLeftovers(killAt: number): Promise<void> {
+    const alive = () => (listGroup(this.pid)?.length ?? (groupExists(this.pid) ? 1 : 0)) > 0;
+    if (!alive()) return;
+    signalGroup(this.pid, "SIGTERM");
+    let killed = false;
+    while (alive() && Date.now() < killAt + 1000) {
+      if (!killed && Date.now() >= killAt) {
+        signalGroup(this.pid, "SIGKILL");
+        killed = true;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   /**
