@@ -125,8 +125,11 @@ export class ShellProcess {
     if (this.stopping) return this.stopping;
     const killAt = Date.now() + this.options.killGraceMs;
     this.terminate();
+    const kill = setTimeout(() => signalGroup(this.pid, "SIGKILL"), this.options.killGraceMs);
+    kill.unref();
     this.stopping = this.exited.then(async (exit) => {
       await this.endLeftovers(killAt);
+      clearTimeout(kill);
       return exit;
     });
     return this.stopping;
