@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { type AllowedHost, AllowedHostError, parseAllowedHost } from "./allowed-hosts.js";
 import {
   type PermissionRule,
   PermissionRuleError,
@@ -23,6 +24,8 @@ export const sandboxSettingsSchema = z.strictObject({
   autoApprove: z.optional(z.boolean()),
   /** More writable directories (absolute or `~/`), e.g. a package cache. */
   writable: z.optional(z.array(z.string())),
+  /** Hosts sandboxed commands may reach without network, through a proxy (`host`, `*.domain`, `:port`). */
+  allowedHosts: z.optional(z.array(z.string())),
 });
 
 export type PermissionsFile = z.infer<typeof permissionsSchema>;
@@ -34,6 +37,8 @@ export interface SandboxSettings {
   network: boolean;
   autoApprove: boolean;
   writable: string[];
+  /** Reachable through the sandbox's proxy when network is off. */
+  allowedHosts: AllowedHost[];
 }
 
 export interface MergedPermissions {
@@ -89,7 +94,12 @@ export function mergePermissions(sources: PermissionSources): MergedPermissions 
   ];
   return {
     rules,
-    sandbox: mergeSandbox(sources.user?.sandbox ?? {}, sources.project?.sandbox ?? {}, ignored),
+    sandbox: mergeSandbox(
+      sources.user?.sandbox ?? {},
+      sources.project?.sandbox ?? {},
+      sources.projectTrusted,
+      ignored,
+    ),
     ignored,
   };
 }
@@ -97,6 +107,7 @@ export function mergePermissions(sources: PermissionSources): MergedPermissions 
 function mergeSandbox(
   user: SandboxSettingsFile,
   project: SandboxSettingsFile,
+  projectTrusted: boolean,
   ignored: string[],
 ): SandboxSettings {
   let mode = user.mode;
@@ -113,10 +124,29 @@ function mergeSandbox(
   };
   if ((project.writable ?? []).length > 0)
     ignored.push("sandbox.writable: only the user settings can add writable directories");
+  const projectHosts = project.allowedHosts ?? [];
+  if (projectHosts.length > 0 && !projectTrusted)
+    ignored.push(`sandbox.allowedHosts (${projectHosts.length}): this project's settings are not trusted`);
   return {
     ...(mode !== undefined ? { mode } : {}),
     network: loosen("network"),
     autoApprove: loosen("autoApprove"),
     writable: user.writable ?? [],
+    allowedHosts: [
+      ...parseHosts(user.allowedHosts ?? [], "user settings"),
+      ...parseHosts(projectTrusted ? projectHosts : [], "project settings"),
+    ],
   };
+}
+
+/** Throws `PermissionRuleError` naming the settings and the bad entry. */
+function parseHosts(entries: readonly string[], source: string): AllowedHost[] {
+  return entries.map((entry) => {
+    try {
+      return parseAllowedHost(entry);
+    } catch (error) {
+      if (error instanceof AllowedHostError) throw new PermissionRuleError(`${source}: ${error.message}`);
+      throw error;
+    }
+  });
 }

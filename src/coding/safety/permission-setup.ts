@@ -1,6 +1,7 @@
 import type { ApprovalSettings } from "../../agent/pipeline/approval-policy.js";
 import { approvalSettingsFiles, loadApprovalSettings } from "../approvals/approval-settings.js";
 import type { Workspace } from "../workspace.js";
+import { formatAllowedHost } from "./allowed-hosts.js";
 import {
   decidePermission,
   type PermissionPolicyOptions,
@@ -111,6 +112,10 @@ function chooseSandbox(
     };
   }
   const mode = settings.mode ?? "workspace-write";
+  // Without network, commands share one localhost where nsenter can join them to it; the
+  // allowed hosts are reached through a proxy on it.
+  const shared = !settings.network && canShareNetwork();
+  const hosts = shared ? settings.allowedHosts : [];
   const sandbox: CommandSandbox = {
     mode,
     network: settings.network,
@@ -119,15 +124,24 @@ function chooseSandbox(
     // Bowline's own settings, keys and task journals.
     hidden: [bowlineHome],
     bwrapPath: availability.bwrapPath,
-    // Without network, commands share one localhost where nsenter can join them to it.
-    ...(settings.network ? {} : { sharedLoopback: canShareNetwork() }),
+    ...(settings.network ? {} : { sharedLoopback: shared }),
+    ...(hosts.length > 0 ? { allowedHosts: hosts } : {}),
   };
   const writable = mode === "workspace-write" ? "the workspace and temp directories" : "temp directories";
-  const network = settings.network ? "with" : "without";
   return {
     sandbox,
-    note: `Commands run in a ${mode} sandbox (bubblewrap): only ${writable} are writable, ${network} network.`,
+    note: `Commands run in a ${mode} sandbox (bubblewrap): only ${writable} are writable, ${networkNote(settings, shared)}.`,
   };
+}
+
+function networkNote(settings: SandboxSettings, shared: boolean): string {
+  if (settings.network) return "with network";
+  const count = settings.allowedHosts.length;
+  if (count === 0) return "without network";
+  const names = settings.allowedHosts.map(formatAllowedHost).join(", ");
+  return shared
+    ? `without network but for ${count} allowed host(s) through a proxy (${names})`
+    : `without network; the ${count} allowed host(s) stay unreachable, as their proxy needs nsenter (util-linux), which is not installed`;
 }
 
 /** Decides calls under a loaded setup (see `decidePermission`). */

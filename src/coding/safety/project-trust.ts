@@ -22,10 +22,18 @@ export function projectTrustSubject(workspaceRoot: string): TrustSubject | undef
   const hash = createHash("sha256");
   const reasons: string[] = [];
   const bowline = path.join(workspaceRoot, ".bowline");
-  const allow = allowRules(path.join(bowline, "approvals.json"));
+  const approvals = parseJson(readText(path.join(bowline, "approvals.json")));
+  const allow = stringsAt(approvals?.permissions, "allow");
   if (allow.length > 0) {
     reasons.push(`${allow.length} allow rule(s) in .bowline/approvals.json: ${allow.join(", ")}`);
     hash.update(`allow\0${JSON.stringify(allow)}\0`);
+  }
+  const hosts = stringsAt(approvals?.sandbox, "allowedHosts");
+  if (hosts.length > 0) {
+    reasons.push(
+      `${hosts.length} host(s) sandboxed commands may reach, in .bowline/approvals.json: ${hosts.join(", ")}`,
+    );
+    hash.update(`hosts\0${JSON.stringify(hosts)}\0`);
   }
   const hooks = filesUnder(path.join(bowline, "hooks"));
   if (hooks.length > 0) {
@@ -83,7 +91,7 @@ export function trustQuestion(subject: TrustSubject): string {
   return [
     `This project's settings (${subject.workspaceRoot}) add:`,
     ...subject.reasons.map((reason) => `  - ${reason}`),
-    "Hooks and MCP servers run programs from the project, and allow rules let commands run without asking. Trust them? (Only trust projects you know; you are asked again if they change.)",
+    "Hooks and MCP servers run programs from the project, allow rules let commands run without asking, and allowed hosts let sandboxed commands reach those hosts. Trust them? (Only trust projects you know; you are asked again if they change.)",
   ].join("\n");
 }
 
@@ -92,10 +100,11 @@ function readStore(bowlineHome: string): Record<string, TrustEntry> {
   return (parsed ?? {}) as Record<string, TrustEntry>;
 }
 
-function allowRules(file: string): string[] {
-  const permissions = parseJson(readText(file))?.permissions as { allow?: unknown } | undefined;
-  const allow = permissions?.allow;
-  return Array.isArray(allow) ? allow.filter((rule): rule is string => typeof rule === "string").sort() : [];
+/** The strings of the array at `object[key]`, sorted. */
+function stringsAt(object: unknown, key: string): string[] {
+  const list =
+    typeof object === "object" && object !== null ? (object as Record<string, unknown>)[key] : undefined;
+  return Array.isArray(list) ? list.filter((item): item is string => typeof item === "string").sort() : [];
 }
 
 function filesUnder(dir: string): string[] {

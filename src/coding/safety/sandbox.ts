@@ -2,7 +2,9 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { SharedNetwork } from "./sandbox-network.js";
+import { type AllowedHost, formatAllowedHost } from "./allowed-hosts.js";
+import type { Refusal } from "./host-proxy.js";
+import type { SharedNetwork, SharedNetworkOptions } from "./sandbox-network.js";
 
 /** How commands are confined when the sandbox is on. */
 export interface CommandSandbox {
@@ -24,6 +26,11 @@ export interface CommandSandbox {
    * command starts is reachable from the next. Otherwise each command has its own.
    */
   sharedLoopback?: boolean;
+  /**
+   * Without network, the hosts commands may still reach, through a proxy their HTTP(S)_PROXY
+   * variables name (needs the shared localhost).
+   */
+  allowedHosts?: readonly AllowedHost[];
 }
 
 export type SandboxAvailability =
@@ -158,12 +165,36 @@ export function sandboxLauncher(
     if (isDirectory(abs)) args.push("--tmpfs", abs);
     else if (fs.existsSync(abs)) args.push("--ro-bind", "/dev/null", abs);
   }
+  if (shared?.proxy) args.push(...proxyEnv(shared.proxy.port));
   args.push("--chdir", root, "--");
   const bwrap = sandbox.bwrapPath ?? findProgram("bwrap", process.env.PATH ?? "") ?? "bwrap";
   if (!shared) return { command: bwrap, args };
   // nsenter execs bwrap in the same process: stopping and waiting work as without it.
   const enter = ["--target", String(shared.pid), "--user", "--net", "--preserve-credentials", "--"];
   return { command: shared.nsenterPath, args: [...enter, bwrap, ...args] };
+}
+
+/**
+ * bwrap arguments pointing commands' HTTP clients at the proxy's relay: curl, git, npm, pip, Go
+ * and others read these variables (Node's own fetch does only from Node 24, with
+ * NODE_USE_ENV_PROXY). Servers on the shared localhost are reached directly.
+ */
+function proxyEnv(port: number): string[] {
+  const url = `http://127.0.0.1:${port}`;
+  const noProxy = "localhost,127.0.0.1,::1";
+  const variables: Array<[string, string]> = [
+    ["HTTP_PROXY", url],
+    ["HTTPS_PROXY", url],
+    ["ALL_PROXY", url],
+    ["NO_PROXY", noProxy],
+    ["NODE_USE_ENV_PROXY", "1"],
+  ];
+  return variables.flatMap(([name, value]) => [
+    "--setenv",
+    name,
+    value,
+    ...(name === "NODE_USE_ENV_PROXY" ? [] : ["--setenv", name.toLowerCase(), value]),
+  ]);
 }
 
 /** True when `inner` is `outer` or lies inside it. */
@@ -248,9 +279,11 @@ const FAILURE_SIGNS: Array<[RegExp, (sandbox: CommandSandbox) => string]> = [
     (sandbox) =>
       sandbox.network
         ? ""
-        : sandbox.sharedLoopback
-          ? "it needs the network, which the sandbox turns off (only servers started by sandboxed commands, on localhost, are reachable)"
-          : "it needs the network, which the sandbox turns off (each command has a private localhost of its own, so a server started by another command is out of reach too)",
+        : sandbox.allowedHosts
+          ? "it needs the network, which the sandbox turns off (only servers started by sandboxed commands, on localhost, and the hosts of sandbox.allowedHosts through HTTPS_PROXY are reachable)"
+          : sandbox.sharedLoopback
+            ? "it needs the network, which the sandbox turns off (only servers started by sandboxed commands, on localhost, are reachable)"
+            : "it needs the network, which the sandbox turns off (each command has a private localhost of its own, so a server started by another command is out of reach too)",
   ],
 ];
 
@@ -258,7 +291,13 @@ const FAILURE_SIGNS: Array<[RegExp, (sandbox: CommandSandbox) => string]> = [
  * Why a failed sandboxed command probably failed because of the sandbox, from its output; or
  * undefined when nothing points at the sandbox.
  */
-export function diagnoseSandboxFailure(sandbox: CommandSandbox, output: string): string | undefined {
+export function diagnoseSandboxFailure(
+  sandbox: CommandSandbox,
+  output: string,
+  refused: readonly Refusal[] = [],
+): string | undefined {
+  if (refused.length > 0)
+    return `it tried to reach ${refusedList(refused)}, which sandbox.allowedHosts does not list (the sandbox's proxy refused)`;
   for (const [pattern, explain] of FAILURE_SIGNS) {
     if (pattern.test(output)) {
       const why = explain(sandbox);
@@ -276,12 +315,31 @@ export function diagnoseSandboxFailure(sandbox: CommandSandbox, output: string):
 export function describeSandbox(sandbox: CommandSandbox): string {
   const writable =
     sandbox.mode === "workspace-write" ? "the workspace and temp directories" : "only temp directories";
+  const hosts = sandbox.allowedHosts ?? [];
+  const reachable =
+    hosts.length > 0
+      ? `; only these hosts are reachable, through the HTTP(S) proxy that HTTPS_PROXY and HTTP_PROXY name (tools that ignore those variables reach nothing): ${hosts.map(formatAllowedHost).join(", ")}`
+      : "";
   const network = sandbox.network
     ? ""
     : sandbox.sharedLoopback
-      ? ", without network access (commands share a private localhost: a server one command starts is reachable from the next, but not from outside the sandbox)"
+      ? `, without network access (commands share a private localhost: a server one command starts is reachable from the next, but not from outside the sandbox${reachable})`
       : ", without network access (each command has a private localhost of its own: a server started by one command cannot be reached from another)";
   return `Commands run in a sandbox: ${writable} are writable, the rest is read-only${network}; credentials (~/.ssh, ~/.aws, API keys in the environment) are hidden.`;
+}
+
+/** Appended to the result of a command that succeeded although the proxy refused some hosts. */
+export function refusedHostsMessage(refused: readonly Refusal[]): string {
+  return `[Sandbox] The sandbox's proxy refused ${refusedList(refused)} (not in sandbox.allowedHosts). If the command needs them, the user can add them to sandbox.allowedHosts, or call execute_command again with unsandboxed: true; the user will be asked to approve it.`;
+}
+
+function refusedList(refused: readonly Refusal[]): string {
+  return [...new Set(refused.map((refusal) => `${refusal.host}:${refusal.port}`))].join(", ");
+}
+
+/** How a sandbox reaches its shared network (the allowlist keys the namespace). */
+export function networkOptions(sandbox: CommandSandbox): SharedNetworkOptions {
+  return sandbox.allowedHosts ? { allowedHosts: sandbox.allowedHosts } : {};
 }
 
 /** Appended to the result of a command the sandbox seems to have stopped. */

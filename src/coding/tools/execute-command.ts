@@ -9,6 +9,8 @@ import {
   type CommandSandbox,
   describeSandbox,
   diagnoseSandboxFailure,
+  networkOptions,
+  refusedHostsMessage,
   sandboxEnv,
   sandboxFailureMessage,
   sandboxLauncher,
@@ -183,7 +185,7 @@ export function createExecuteCommandTool(
     prepare: async () => {
       await loadShellParser();
       if (sandbox?.sharedLoopback && !sandbox.network && sandbox.bwrapPath)
-        await startSharedNetwork(sandbox.bwrapPath);
+        await startSharedNetwork(sandbox.bwrapPath, networkOptions(sandbox));
     },
     summarize: (input) =>
       `execute_command ${input.background ? "(background) " : ""}${oneLine(input.command)}`,
@@ -201,14 +203,14 @@ export function createExecuteCommandTool(
       if (refusal) return notRun(refusal);
       const confined = sandbox && !input.unsandboxed ? sandbox : undefined;
       const env = { ...(options.env ?? process.env), ...NON_INTERACTIVE_ENV };
+      const network = confined?.sharedLoopback ? sharedNetwork(networkOptions(confined)) : undefined;
+      const startedAt = Date.now();
       const result = await runShellCommand({
         command: input.command,
         cwd: options.workspace.root,
         shell,
         env: confined ? sandboxEnv(env) : env,
-        ...(confined
-          ? { launcher: sandboxLauncher(confined, confined.sharedLoopback ? sharedNetwork() : undefined) }
-          : {}),
+        ...(confined ? { launcher: sandboxLauncher(confined, network) } : {}),
         // A background start ends at detachAfterMs; the timeout must not stop it first.
         timeoutMs: input.background ? startMs + 60_000 : timeoutSeconds * 1000,
         signal: ctx.signal,
@@ -239,14 +241,19 @@ export function createExecuteCommandTool(
       };
       const output = renderKeptOutput(result.output);
       const failedInSandbox = confined && !backgroundId && result.exitCode !== 0 && !result.aborted;
-      const sandboxFailure = failedInSandbox ? diagnoseSandboxFailure(confined, output) : undefined;
+      const refused = network?.proxy?.hosts.refusedSince(startedAt) ?? [];
+      const sandboxFailure = failedInSandbox ? diagnoseSandboxFailure(confined, output, refused) : undefined;
       if (sandboxFailure) details.sandboxFailure = sandboxFailure;
       const requested = input.timeout !== undefined && input.timeout > maxTimeout;
       const capNote = requested ? ` (the ${input.timeout}s asked for is capped at ${maxTimeout}s)` : "";
       const background = backgroundId && { id: backgroundId, automatic: !input.background };
       const serverNote = confined?.sharedLoopback ? SHARED_LOOPBACK_SERVER_NOTE : ISOLATED_SERVER_NOTE;
       const isolated = backgroundId && confined && !confined.network ? `\n${serverNote}` : "";
-      const note = sandboxFailure ? `\n${sandboxFailureMessage(sandboxFailure)}` : isolated;
+      const note = sandboxFailure
+        ? `\n${sandboxFailureMessage(sandboxFailure)}`
+        : refused.length > 0
+          ? `\n${refusedHostsMessage(refused)}`
+          : isolated;
       const content = `${outcome(result, timeoutSeconds, capNote, background || undefined)}\n${output}${note}`;
       const failed =
         result.timedOut || result.aborted || result.waitingForInput || sandboxFailure !== undefined;

@@ -226,7 +226,7 @@ describe("mergePermissions", () => {
 
   it("lets the project make the sandbox stricter, never looser", () => {
     const merged = mergePermissions({ user: {}, project, projectTrusted: true });
-    expect(merged.sandbox).toEqual({ network: false, autoApprove: false, writable: [] });
+    expect(merged.sandbox).toEqual({ network: false, autoApprove: false, writable: [], allowedHosts: [] });
     expect(merged.ignored).toEqual([
       "sandbox.mode off: the project settings cannot loosen the sandbox",
       "sandbox.network: the project settings cannot turn on what the user settings leave off",
