@@ -1,7 +1,7 @@
 /** The model adapter for the Anthropic Messages wire format. */
 
-import Anthropic from "@anthropic-ai/sdk";
-import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages/messages";
+import { BaseAnthropic } from "@anthropic-ai/sdk/client";
+import { Messages, type RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages/messages";
 import { anthropicRequestBody, toAnthropicRequest } from "./anthropic-request.js";
 import { sdkClientOptions } from "./sdk-options.js";
 import { toErrorEvent, truncatedStreamEvent } from "./stream-error.js";
@@ -112,7 +112,7 @@ function createEventMapper() {
 }
 
 async function* streamReply(
-  client: Anthropic,
+  client: MessagesClient,
   config: ModelConfig,
   request: LlmRequest,
   signal: AbortSignal,
@@ -140,9 +140,17 @@ async function* streamReply(
   else yield truncatedStreamEvent(config.provider);
 }
 
+/**
+ * The SDK's client with only the Messages resource: the full client brings every other API
+ * (beta, files, skills ...) along, three times the code to load at start-up.
+ */
+class MessagesClient extends BaseAnthropic {
+  messages = new Messages(this);
+}
+
 /** A client for Anthropic's Messages API, or a server speaking the same wire format. */
 export function createAnthropicMessagesClient(config: ModelConfig): ModelClient {
-  const client = new Anthropic(sdkClientOptions(config));
+  const client = new MessagesClient(sdkClientOptions(config));
   return {
     config,
     stream: (request, signal) => streamReply(client, config, request, signal),
