@@ -8,6 +8,10 @@
  * with Bowline by --die-with-parent) keeps the namespace alive; each command enters it with
  * nsenter, then runs in its usual bwrap, minus --unshare-net. Where nsenter is missing or the
  * holder cannot start, commands fall back to a namespace of their own.
+ *
+ * With `sandbox.allowedHosts`, the holder is a small relay instead: it listens on the
+ * namespace's localhost and passes each connection to the allowlisting proxy (host-proxy.ts),
+ * whose Unix socket it reaches through the file system; commands' HTTP(S)_PROXY name the relay.
  */
 import { spawn } from "node:child_process";
 import { type AllowedHost, formatAllowedHost } from "./allowed-hosts.js";
