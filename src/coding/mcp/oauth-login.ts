@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { McpServerConfig } from "./config.js";
 import { loadMcpSdk, type McpSdk } from "./load-sdk.js";
@@ -74,7 +74,9 @@ interface Callback {
 }
 
 /** A one-off HTTP server on 127.0.0.1 that receives the authorization server's redirect. */
-function openCallback(state: string, timeoutMs: number): Promise<Callback> {
+async function openCallback(state: string, timeoutMs: number): Promise<Callback> {
+  // Loaded on first use: a start never signs in before its first model request.
+  const { createServer } = await import("node:http");
   let settle: { resolve(code: string): void; reject(error: Error): void } | undefined;
   const code = new Promise<string>((resolve, reject) => {
     settle = { resolve, reject };
