@@ -1,11 +1,4 @@
-import type {
-  ContentBlock,
-  LlmMessage,
-  LlmUsage,
-  ModelClient,
-  ModelInfo,
-  ModelPrices,
-} from "../llm/types.js";
+import type { ContentBlock, LlmMessage, ModelClient, ModelInfo, ModelPrices } from "../llm/types.js";
 import type { ErrorCode, Event, TaskStatus } from "../protocol/index.js";
 import type { ApprovalPolicy } from "./approval.js";
 import { type ContextReport, contextReport } from "./context/index.js";
@@ -27,7 +20,7 @@ import * as prompts from "./task-prompts.js";
 import { createRequester } from "./task-requests.js";
 import { interruptedCalls, rewindToCheckpoint } from "./task-resume.js";
 import { runReplyToolCalls } from "./task-tool-calls.js";
-import { type PricedUsage, ZERO_USAGE } from "./task-util.js";
+import { addUsage, type PricedUsage, ZERO_USAGE } from "./task-util.js";
 import type { ToolHandler } from "./tool.js";
 import { createToolExecutor, type ToolCallRequest } from "./tool-executor.js";
 import { coordinatorFor, nativeOffer, type ToolOffer } from "./tool-offer.js";
@@ -171,6 +164,11 @@ export function createTask(options: TaskOptions) {
     },
     getMode: () => mode,
     beforeMutation: options.beforeMutation,
+    // A subagent's requests count in the task's totals, and its budget.
+    spentUsage: (spent) => {
+      addUsage(usage, spent);
+      setStatus(status);
+    },
     requestApproval: asks.requestApproval,
     askUser: asks.askUser,
   });
@@ -382,7 +380,7 @@ export function createTask(options: TaskOptions) {
     id: options.taskId,
     history: history as readonly LlmMessage[],
     ui,
-    get usage(): LlmUsage {
+    get usage(): PricedUsage {
       return { ...usage };
     },
     get turns() {

@@ -39,6 +39,8 @@ export interface ToolExecutorOptions {
   ui: UiMessageLog;
   signal: AbortSignal;
   hooks?: HookRunner;
+  /** Receives the model usage a call spent itself (subagents), for the task's totals. */
+  spentUsage?(usage: NonNullable<ToolResult["usage"]>): void;
   /** The task's current mode: plan mode refuses tools that change anything. */
   getMode?: () => "plan" | "act";
   /**
@@ -257,9 +259,11 @@ export function createToolExecutor(options: ToolExecutorOptions) {
       }
       if (post.block) stopAfter = `Stopped by a PostToolUse hook: ${post.block.reason}`;
     }
+    if (result.usage) options.spentUsage?.(result.usage);
     options.ui.update(message, {
       ...toolSay(tool.name, call.id, summary, input, result.isError ? "error" : "done", tail(text)),
       details: result.details,
+      ...(result.usage ? { usage: result.usage } : {}),
     });
     return {
       result: { type: "tool_result", callId: call.id, content, isError: result.isError || undefined },

@@ -1,5 +1,5 @@
 import type { $ZodType } from "zod/v4/core";
-import type { ImageBlock, TextBlock } from "../llm/types.js";
+import type { ImageBlock, LlmUsage, TextBlock } from "../llm/types.js";
 import type { ApprovalCategory } from "./pipeline/tool-category.js";
 
 /** Progress a running tool reports (e.g. command output as it arrives). */
@@ -29,6 +29,8 @@ export interface ToolResult<D = unknown> {
   completion?: { result: string };
   /** The conversation is to be replaced by this summary (manual compaction, `condense`). */
   condense?: { summary: string };
+  /** Model tokens the call itself spent (a subagent's requests), added to the task's totals. */
+  usage?: LlmUsage & { costUsd?: number };
 }
 
 /**

@@ -75,12 +75,15 @@ export function createSubagentRunner(options: SubagentRunnerOptions) {
     options.notice(`Subagent ${n} started: ${prompt.slice(0, 100)}`);
     try {
       const outcome = await task.start(prompt);
-      const tokens = task.usage.inputTokens + task.usage.outputTokens;
-      options.notice(`Subagent ${n} ${outcome.status} (${tokens} tokens).`);
-      if (outcome.status === "completed") return { status: "completed", text: outcome.result, tokens };
-      if (outcome.status === "aborted") return { status: "aborted", text: "Aborted.", tokens };
+      const usage = task.usage;
+      const tokens = usage.inputTokens + usage.outputTokens;
+      const cost = usage.costUsd !== undefined ? `, $${usage.costUsd.toFixed(4)}` : "";
+      options.notice(`Subagent ${n} ${outcome.status} (${tokens} tokens${cost}).`);
+      if (outcome.status === "completed") return { status: "completed", text: outcome.result, tokens, usage };
+      if (outcome.status === "aborted") return { status: "aborted", text: "Aborted.", tokens, usage };
       const last = lastAssistantText(task.history);
-      return { status: "failed", text: `${outcome.message}${last ? `\nLast notes:\n${last}` : ""}`, tokens };
+      const text = `${outcome.message}${last ? `\nLast notes:\n${last}` : ""}`;
+      return { status: "failed", text, tokens, usage };
     } finally {
       signal.removeEventListener("abort", onAbort);
       await journal.close();

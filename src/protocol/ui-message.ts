@@ -32,6 +32,8 @@ export const SaySchema = z.discriminatedUnion("say", [
     output: z.optional(z.string()),
     /** Typed display data from the tool (diffs, exit codes, ...). */
     details: z.optional(z.unknown()),
+    /** Model tokens the call spent itself (a subagent's requests); part of the task's totals. */
+    usage: z.optional(UsageSchema),
   }),
   z.object({
     say: z.literal("api_request"),

@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { loadSession } from "../../src/coding/session/load-session.js";
 import type { RecordedRequest, ScriptedTurn } from "../support/fake-model-server.js";
 import { closeScenarios, resultOf, sentToolResults, startScenario } from "./scenario.js";
 
@@ -14,21 +15,28 @@ const isSubagent = (request: RecordedRequest) =>
   JSON.stringify(request.body.system).includes("You are a subagent");
 const firstUserText = (request: RecordedRequest) => JSON.stringify(request.body.messages[0]);
 
+/** Usage each request reports: the subagents' stand out from the main task's. */
+const SUBAGENT_USAGE = { inputTokens: 1000, outputTokens: 100 };
+const MAIN_USAGE = { inputTokens: 10, outputTokens: 1 };
+
 function script(request: RecordedRequest): ScriptedTurn {
   const turn = request.body.messages.length;
   if (isSubagent(request)) {
     const topic = firstUserText(request).includes("average") ? "average" : "add";
-    if (turn === 1) return { toolCalls: [{ name: "read_file", input: { path: "src/math.js" } }] };
+    if (turn === 1)
+      return { toolCalls: [{ name: "read_file", input: { path: "src/math.js" } }], usage: SUBAGENT_USAGE };
     return {
       toolCalls: [{ name: "attempt_completion", input: { result: `REPORT ${topic}: see src/math.js` } }],
+      usage: SUBAGENT_USAGE,
     };
   }
   if (turn === 1) {
     return {
       toolCalls: [{ name: "use_subagents", input: { prompt_1: "Find add.", prompt_2: "Find average." } }],
+      usage: MAIN_USAGE,
     };
   }
-  return { toolCalls: [{ name: "attempt_completion", input: { result: "Both found." } }] };
+  return { toolCalls: [{ name: "attempt_completion", input: { result: "Both found." } }], usage: MAIN_USAGE };
 }
 
 describe("use_subagents", () => {
@@ -56,6 +64,11 @@ describe("use_subagents", () => {
     for (const n of ["1", "2"]) {
       expect(existsSync(join(s.home, "tasks", taskId!, "subagents", n, "api_history.jsonl"))).toBe(true);
     }
+    // The task's totals include what the subagents spent (2 main requests, 4 subagent requests),
+    // as reported and as loaded again from the journal.
+    const expected = { inputTokens: 2 * 10 + 4 * 1000, outputTokens: 2 * 1 + 4 * 100 };
+    expect(resultOf(run).usage).toMatchObject(expected);
+    expect(loadSession(s.home, taskId!).usage).toMatchObject(expected);
   });
 });
 

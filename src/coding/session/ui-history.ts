@@ -42,8 +42,10 @@ export function uiCountsAt(records: readonly UiJournalRecord[], times: readonly 
 export function usageTotals(messages: readonly UiMessage[]): Usage {
   const total: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
   for (const message of messages) {
-    if (message.type !== "say" || message.payload.say !== "api_request" || message.partial) continue;
-    const usage = message.payload.usage;
+    if (message.type !== "say" || message.partial) continue;
+    // Model requests, and the tool calls that made requests of their own (subagents).
+    const payload = message.payload;
+    const usage = payload.say === "api_request" || payload.say === "tool" ? payload.usage : undefined;
     if (!usage) continue;
     total.inputTokens += usage.inputTokens;
     total.outputTokens += usage.outputTokens;

@@ -30,6 +30,7 @@ export function createConfiguredSubagentTool(options: {
       return {
         content: `## ${agent.name} (${run.status})\n${run.text}`,
         isError: run.status !== "completed" || undefined,
+        usage: run.usage,
         details: { agent: agent.name, status: run.status, tokens: run.tokens },
       };
     },

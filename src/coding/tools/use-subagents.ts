@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import type { ToolHandler } from "../../agent/tool.js";
+import type { ToolHandler, ToolResult } from "../../agent/tool.js";
 
 const prompt = (n: number) =>
   z
@@ -25,6 +25,8 @@ export interface SubagentRun {
   /** Its final report, or why it stopped. */
   text: string;
   tokens: number;
+  /** Everything its requests used, priced when the model's prices are known. */
+  usage: NonNullable<ToolResult["usage"]>;
 }
 
 export interface UseSubagentsOptions {
@@ -57,12 +59,31 @@ export function createUseSubagentsTool(
       return {
         content,
         isError: runs.every((run) => run.status !== "completed") || undefined,
+        usage: totalUsage(runs),
         details: {
           runs: runs.map((run, i) => ({ prompt: list[i]!, status: run.status, tokens: run.tokens })),
         },
       };
     },
   };
+}
+
+/** The usage of several runs together (the cost once any of them is priced). */
+export function totalUsage(runs: readonly SubagentRun[]): SubagentRun["usage"] {
+  const total: SubagentRun["usage"] = {
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+  };
+  for (const { usage } of runs) {
+    total.inputTokens += usage.inputTokens;
+    total.outputTokens += usage.outputTokens;
+    total.cacheReadTokens += usage.cacheReadTokens;
+    total.cacheWriteTokens += usage.cacheWriteTokens;
+    if (usage.costUsd !== undefined) total.costUsd = (total.costUsd ?? 0) + usage.costUsd;
+  }
+  return total;
 }
 
 function prompts(input: UseSubagentsInput): string[] {
