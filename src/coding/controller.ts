@@ -25,7 +25,7 @@ import { composeApprovalPolicy } from "./safety/permission-policy.js";
 import { formatRule } from "./safety/permission-rules.js";
 import { createPermissionDecider, loadPermissionSetup } from "./safety/permission-setup.js";
 import { rememberRule } from "./safety/remembered-rules.js";
-import type { SandboxAvailability } from "./safety/sandbox.js";
+import { recheckSandbox, type SandboxAvailability } from "./safety/sandbox.js";
 import {
   createSecretMasker,
   envFileSecrets,
@@ -175,6 +175,10 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
         if (!options.mcpHub) (mcpHub as RunningMcpHub).start();
         startBaseline();
         loadShellParser().catch(() => undefined); // a command's approval tries again
+        void setupLoad.then(
+          (setup) => recheckSandbox(setup.sandboxAvailability),
+          () => undefined,
+        );
       },
     },
     options.emit,

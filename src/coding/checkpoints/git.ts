@@ -1,6 +1,7 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { setPriority } from "node:os";
 import { join } from "node:path";
+import { childProcess } from "../process/child-process.js";
 import { CheckpointGitError } from "./types.js";
 
 /** Where the shadow repository of one workspace lives, and how git is run against it. */
@@ -106,7 +107,7 @@ export function spawnGit(
 ): ChildProcessWithoutNullStreams {
   const fullArgs = FIXED_CONFIG.flatMap((setting) => ["-c", setting]);
   fullArgs.push(...args);
-  return spawn("git", fullArgs, {
+  return childProcess().spawn("git", fullArgs, {
     cwd: git.storeDir,
     env: env ? { ...git.env, ...env } : git.env,
     stdio: ["pipe", "pipe", "pipe"],
@@ -171,7 +172,7 @@ function lowerPriority(pid: number): void {
 /** Whether a usable git is on PATH. */
 export async function gitAvailable(env: Record<string, string | undefined>): Promise<boolean> {
   return new Promise((resolve) => {
-    const child = spawn("git", ["--version"], {
+    const child = childProcess().spawn("git", ["--version"], {
       env: { PATH: env.PATH ?? "/usr/bin:/bin" },
       stdio: "ignore",
     });

@@ -26,6 +26,8 @@ export interface PermissionSetup {
   sandboxSettings: SandboxSettings;
   /** The sandbox to run commands in; undefined when it is off or unavailable. */
   sandbox?: CommandSandbox;
+  /** What the bubblewrap probe found (or an earlier start's remembered answer). */
+  sandboxAvailability: SandboxAvailability;
   /** One line for the person: how commands run (sandboxed, or why not). */
   sandboxNote: string;
   /**
@@ -85,6 +87,7 @@ export async function loadPermissionSetup(options: PermissionSetupOptions): Prom
     rules,
     sandboxSettings,
     ...(sandbox ? { sandbox } : {}),
+    sandboxAvailability: availability,
     sandboxNote: note,
     announceSandbox,
     ignored: loaded.ignored,

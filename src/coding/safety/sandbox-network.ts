@@ -13,7 +13,7 @@
  * namespace's localhost and passes each connection to the allowlisting proxy (host-proxy.ts),
  * whose Unix socket it reaches through the file system; commands' HTTP(S)_PROXY name the relay.
  */
-import { spawn } from "node:child_process";
+import { childProcess } from "../process/child-process.js";
 import { type AllowedHost, formatAllowedHost } from "./allowed-hosts.js";
 import { type HostProxy, startHostProxy } from "./host-proxy.js";
 import { findProgram } from "./sandbox.js";
@@ -135,7 +135,7 @@ function startHolder(
 ): Promise<Holder | undefined> {
   return new Promise((resolve) => {
     const args = ["--unshare-user", "--unshare-net", "--die-with-parent", "--ro-bind", "/", "/"];
-    const holder = spawn(bwrapPath, [...args, "--info-fd", "3", "--", ...program], {
+    const holder = childProcess().spawn(bwrapPath, [...args, "--info-fd", "3", "--", ...program], {
       stdio: ["ignore", relay ? "pipe" : "ignore", "ignore", "pipe"],
     });
     let info = "";

@@ -1,10 +1,11 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { childProcess } from "../process/child-process.js";
 import { type AllowedHost, formatAllowedHost } from "./allowed-hosts.js";
 import type { Refusal } from "./host-proxy.js";
 import type { SharedNetwork, SharedNetworkOptions } from "./sandbox-network.js";
+import { probeCacheFile, probeKey, readCachedProbe, writeCachedProbe } from "./sandbox-probe-cache.js";
 
 /** How commands are confined when the sandbox is on. */
 export interface CommandSandbox {
@@ -33,9 +34,13 @@ export interface CommandSandbox {
   allowedHosts?: readonly AllowedHost[];
 }
 
-export type SandboxAvailability =
+export type SandboxAvailability = (
   | { available: true; bwrapPath: string }
-  | { available: false; reason: string };
+  | { available: false; reason: string }
+) & {
+  /** The answer of an earlier start, remembered on disk: this process has not probed. */
+  remembered?: boolean;
+};
 
 /** Credential stores under the home directory that commands never see. */
 const HIDDEN_IN_HOME = [
@@ -70,16 +75,42 @@ export interface SandboxProbeOptions {
 }
 
 let probe: Promise<SandboxAvailability> | undefined;
+let rechecked = false;
 
 /**
  * Whether bubblewrap can confine commands here: runs `true` in a sandbox set up exactly as
  * commands' are (user namespaces can be disabled, or a container can deny mounts). Cached per
- * process without options. Never rejects.
+ * process without options, and remembered on disk between starts (sandbox-probe-cache.ts; the
+ * remembered answer is checked again by `recheckSandbox`). Never rejects.
  */
 export function detectSandbox(options?: SandboxProbeOptions): Promise<SandboxAvailability> {
   if (options) return probeBwrap(options);
-  probe ??= probeBwrap({});
+  if (probe) return probe;
+  const bwrapPath = process.platform === "linux" ? findProgram("bwrap", process.env.PATH ?? "") : undefined;
+  const key = bwrapPath ? probeKey(bwrapPath) : undefined;
+  const file = probeCacheFile();
+  const remembered = key ? readCachedProbe(file, key) : undefined;
+  probe = remembered ? Promise.resolve({ ...remembered, remembered: true }) : probeAndRemember(file, key);
   return probe;
+}
+
+/**
+ * Probes again, once per process, when `availability` was remembered rather than probed, so the
+ * next start gets a fresh answer (called once the first model request is out, when spawning no
+ * longer delays it). The state lives in the answer, not in this module: the CLI's entry and its
+ * run bundle each hold a copy of it.
+ */
+export function recheckSandbox(availability: SandboxAvailability): void {
+  if (!availability.remembered || rechecked) return;
+  rechecked = true;
+  const bwrapPath = findProgram("bwrap", process.env.PATH ?? "");
+  void probeAndRemember(probeCacheFile(), bwrapPath ? probeKey(bwrapPath) : undefined);
+}
+
+async function probeAndRemember(file: string, key: string | undefined): Promise<SandboxAvailability> {
+  const result = await probeBwrap({});
+  if (key) writeCachedProbe(file, key, result);
+  return result;
 }
 
 async function probeBwrap(options: SandboxProbeOptions): Promise<SandboxAvailability> {
@@ -96,7 +127,7 @@ async function probeBwrap(options: SandboxProbeOptions): Promise<SandboxAvailabi
     bwrapPath,
   });
   return new Promise((resolve) => {
-    execFile(bwrapPath, [...args, "true"], { timeout: 5000 }, (error, _stdout, stderr) => {
+    childProcess().execFile(bwrapPath, [...args, "true"], { timeout: 5000 }, (error, _stdout, stderr) => {
       if (!error) resolve({ available: true, bwrapPath });
       else resolve({ available: false, reason: `bwrap cannot run here (${stderr.trim() || error.message})` });
     });

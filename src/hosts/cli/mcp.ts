@@ -1,7 +1,6 @@
 /**
  * `bowline mcp`: the MCP servers of `~/.bowline/mcp.json` and the project's `.bowline/mcp.json`.
  */
-import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
 import {
   loadMcpConfig,
@@ -14,6 +13,7 @@ import { createMcpHub } from "../../coding/mcp/mcp-hub.js";
 import { forgetSignIn, oauthFile } from "../../coding/mcp/oauth.js";
 import { signInToServer } from "../../coding/mcp/oauth-login.js";
 import { isTrusted, trustServer } from "../../coding/mcp/trust.js";
+import { childProcess } from "../../coding/process/child-process.js";
 import { bowlineHome } from "../../coding/session/paths.js";
 
 const USAGE = `Usage:
@@ -248,7 +248,7 @@ function openInBrowser(url: string, out: (text: string) => void): void {
       : process.platform === "win32"
         ? ["cmd", "/c", "start", "", url]
         : ["xdg-open", url];
-  const child = spawn(command!, args, { stdio: "ignore", detached: true });
+  const child = childProcess().spawn(command!, args, { stdio: "ignore", detached: true });
   child.on("error", () => out("(No browser could be opened: open the address above yourself.)"));
   child.unref();
 }
