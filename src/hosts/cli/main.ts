@@ -61,8 +61,8 @@ async function main(argv: string[]): Promise<number> {
       // Part of the run bundle: it resolves models the way a task does.
       return loadBundle<typeof import("./run.js")>("run").runModelsCommand(args);
     case "run": {
-      // The sandbox probe spawns bwrap: cheaper now, while the process is small, and it runs
-      // while the bundle loads.
+      // The sandbox probe: usually an earlier start's answer, read from disk; otherwise bwrap
+      // is spawned now, while the process is small, and runs while the bundle loads.
       const sandboxProbe = detectSandbox();
       return loadBundle<typeof import("./run.js")>("run").runTaskCommand(args, undefined, sandboxProbe);
     }
