@@ -15,15 +15,26 @@ import { type AllowedHost, hostAllowed } from "./allowed-hosts.js";
 
 export interface HostProxyOptions {
   allowed: readonly AllowedHost[];
-  /** The address to dial for a host name (tests map names to loopback). Default: the name. */
-  resolve?: (host: string) => string;
+  /** The address of a host name. Default: the system's resolver (tests map names to loopback). */
+  lookup?: (host: string) => Promise<string>;
+  /**
+   * Lets allowed names resolve to local addresses (loopback, link-local, unspecified). Off:
+   * an allowed name that resolves to one (DNS pointed at the machine itself or at a cloud
+   * metadata address) is refused. Tests turn it on to serve "remote" hosts from loopback.
+   */
+  allowLocal?: boolean;
 }
 
 export interface Refusal {
   host: string;
   port: number;
   at: number;
+  /** Why, for the person and the model. */
+  reason: string;
 }
+
+/** Where a connection goes, or why it does not. */
+type Admission = { address: string } | { status: 403 | 502; text: string };
 
 export interface HostProxy {
   socketPath: string;
@@ -42,16 +53,29 @@ export async function startHostProxy(options: HostProxyOptions): Promise<HostPro
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bowline-proxy-"));
   const socketPath = path.join(dir, "proxy.sock");
   const refusals: Refusal[] = [];
-  const resolve = options.resolve ?? ((host: string) => host);
-  const admit = (host: string, port: number): boolean => {
-    if (hostAllowed(options.allowed, host, port)) return true;
-    refusals.push({ host, port, at: Date.now() });
+  const lookup = options.lookup ?? systemLookup;
+  const refuse = (host: string, port: number, reason: string): Admission => {
+    refusals.push({ host, port, at: Date.now(), reason });
     if (refusals.length > KEPT_REFUSALS) refusals.shift();
-    return false;
+    return { status: 403, text: `Bowline's sandbox refused ${host}:${port}: ${reason}.\n` };
   };
-  const server = http.createServer((request, response) => forward(http, request, response, admit, resolve));
-  server.on("connect", (request: http.IncomingMessage, client: Duplex, head: Buffer) =>
-    tunnel(net, request, client, head, admit, resolve),
+  const admit = async (host: string, port: number): Promise<Admission> => {
+    if (!hostAllowed(options.allowed, host, port)) return refuse(host, port, NOT_LISTED);
+    let address: string;
+    try {
+      address = await lookup(host);
+    } catch (error) {
+      return { status: 502, text: `Cannot resolve ${host}: ${(error as Error).message}\n` };
+    }
+    if (!options.allowLocal && isLocalAddress(net, address))
+      return refuse(host, port, `it resolves to ${address}, a local address the proxy never connects to`);
+    return { address };
+  };
+  const server = http.createServer((request, response) => void forward(http, request, response, admit));
+  server.on(
+    "connect",
+    (request: http.IncomingMessage, client: Duplex, head: Buffer) =>
+      void tunnel(net, request, client, head, admit),
   );
   server.on("clientError", (_error, socket) => socket.destroy());
   await new Promise<void>((done, fail) => {
@@ -73,29 +97,46 @@ export async function startHostProxy(options: HostProxyOptions): Promise<HostPro
   };
 }
 
-const refusalText = (host: string, port: number) =>
-  `Bowline's sandbox refused ${host}:${port}: it is not in sandbox.allowedHosts.\n`;
+/** The reason for a host the allowlist does not name. */
+export const NOT_LISTED = "it is not in sandbox.allowedHosts";
+
+async function systemLookup(host: string): Promise<string> {
+  const dns = await import("node:dns");
+  return (await dns.promises.lookup(host)).address;
+}
+
+/** Loopback, link-local (cloud metadata services) and unspecified addresses, v4 and v6. */
+function isLocalAddress(net: typeof import("node:net"), address: string): boolean {
+  const v4 = /^(?:::ffff:)?(\d+)\.(\d+)\.\d+\.\d+$/i.exec(address);
+  if (v4 && net.isIPv4(address.replace(/^::ffff:/i, ""))) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    return a === 127 || a === 0 || (a === 169 && b === 254);
+  }
+  const v6 = address.toLowerCase();
+  return v6 === "::1" || v6 === "::" || /^fe[89ab]/.test(v6);
+}
 
 /** A CONNECT tunnel (HTTPS and anything else tunnelled) to an allowed host. */
-function tunnel(
+async function tunnel(
   net: typeof import("node:net"),
   request: http.IncomingMessage,
   client: Duplex,
   head: Buffer,
-  admit: (host: string, port: number) => boolean,
-  resolve: (host: string) => string,
-): void {
+  admit: (host: string, port: number) => Promise<Admission>,
+): Promise<void> {
   client.on("error", () => client.destroy());
   const target = parseAuthority(request.url ?? "");
   if (!target) {
     reply(client, 400, "Bad Request", "Expected CONNECT host:port.\n");
     return;
   }
-  if (!admit(target.host, target.port)) {
-    reply(client, 403, "Forbidden", refusalText(target.host, target.port));
+  const admission = await admit(target.host, target.port);
+  if ("status" in admission) {
+    reply(client, admission.status, admission.status === 403 ? "Forbidden" : "Bad Gateway", admission.text);
     return;
   }
-  const upstream = net.connect({ host: resolve(target.host), port: target.port });
+  // The address checked is the address dialled: no second lookup to rebind.
+  const upstream = net.connect({ host: admission.address, port: target.port });
   let connected = false;
   upstream.once("connect", () => {
     connected = true;
@@ -112,13 +153,12 @@ function tunnel(
 }
 
 /** A plain HTTP request (absolute URL) to an allowed host. */
-function forward(
+async function forward(
   http: typeof import("node:http"),
   request: http.IncomingMessage,
   response: http.ServerResponse,
-  admit: (host: string, port: number) => boolean,
-  resolve: (host: string) => string,
-): void {
+  admit: (host: string, port: number) => Promise<Admission>,
+): Promise<void> {
   let url: URL | undefined;
   try {
     url = new URL(request.url ?? "");
@@ -131,15 +171,16 @@ function forward(
   }
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const port = url.port === "" ? 80 : Number(url.port);
-  if (!admit(host, port)) {
-    response.writeHead(403, { "content-type": "text/plain" }).end(refusalText(host, port));
+  const admission = await admit(host, port);
+  if ("status" in admission) {
+    response.writeHead(admission.status, { "content-type": "text/plain" }).end(admission.text);
     return;
   }
   const headers = { ...request.headers };
   delete headers["proxy-connection"];
   delete headers["proxy-authorization"];
   const upstream = http.request(
-    { host: resolve(host), port, method: request.method, path: `${url.pathname}${url.search}`, headers },
+    { host: admission.address, port, method: request.method, path: `${url.pathname}${url.search}`, headers },
     (answer) => {
       response.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(response);

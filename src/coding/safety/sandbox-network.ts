@@ -15,7 +15,7 @@
  */
 import { childProcess } from "../process/child-process.js";
 import { type AllowedHost, formatAllowedHost } from "./allowed-hosts.js";
-import { type HostProxy, startHostProxy } from "./host-proxy.js";
+import { type HostProxy, type HostProxyOptions, startHostProxy } from "./host-proxy.js";
 import { findProgram } from "./sandbox.js";
 
 export interface SharedNetwork {
@@ -29,8 +29,9 @@ export interface SharedNetwork {
 export interface SharedNetworkOptions {
   /** Hosts commands may reach through a proxy; none: nothing outside. */
   allowedHosts?: readonly AllowedHost[];
-  /** The address the proxy dials for a host name (tests map names to loopback). */
-  resolve?: (host: string) => string;
+  /** How the proxy resolves names, and whether they may be local (tests: see host-proxy.ts). */
+  lookup?: HostProxyOptions["lookup"];
+  allowLocal?: boolean;
 }
 
 const HOLDER_START_TIMEOUT_MS = 5000;
@@ -102,7 +103,11 @@ async function startNetwork(
   const allowed = options.allowedHosts ?? [];
   const hosts =
     allowed.length > 0
-      ? await startHostProxy({ allowed, ...(options.resolve ? { resolve: options.resolve } : {}) })
+      ? await startHostProxy({
+          allowed,
+          ...(options.lookup ? { lookup: options.lookup } : {}),
+          allowLocal: options.allowLocal === true,
+        })
       : undefined;
   const program = hosts
     ? [process.execPath, "--max-old-space-size=32", "-e", RELAY, hosts.socketPath]

@@ -327,8 +327,7 @@ export function diagnoseSandboxFailure(
   output: string,
   refused: readonly Refusal[] = [],
 ): string | undefined {
-  if (refused.length > 0)
-    return `it tried to reach ${refusedList(refused)}, which sandbox.allowedHosts does not list (the sandbox's proxy refused)`;
+  if (refused.length > 0) return `it tried to reach ${refusedList(refused)}, and the sandbox's proxy refused`;
   for (const [pattern, explain] of FAILURE_SIGNS) {
     if (pattern.test(output)) {
       const why = explain(sandbox);
@@ -361,11 +360,14 @@ export function describeSandbox(sandbox: CommandSandbox): string {
 
 /** Appended to the result of a command that succeeded although the proxy refused some hosts. */
 export function refusedHostsMessage(refused: readonly Refusal[]): string {
-  return `[Sandbox] The sandbox's proxy refused ${refusedList(refused)} (not in sandbox.allowedHosts). If the command needs them, the user can add them to sandbox.allowedHosts, or call execute_command again with unsandboxed: true; the user will be asked to approve it.`;
+  return `[Sandbox] The sandbox's proxy refused ${refusedList(refused)}. If the command needs them, the user can add them to sandbox.allowedHosts, or call execute_command again with unsandboxed: true; the user will be asked to approve it.`;
 }
 
+/** `host:port (why)`, each once. */
 function refusedList(refused: readonly Refusal[]): string {
-  return [...new Set(refused.map((refusal) => `${refusal.host}:${refusal.port}`))].join(", ");
+  return [...new Set(refused.map((refusal) => `${refusal.host}:${refusal.port} (${refusal.reason})`))].join(
+    ", ",
+  );
 }
 
 /** How a sandbox reaches its shared network (the allowlist keys the namespace). */

@@ -23,7 +23,8 @@ beforeEach(async () => {
   port = (origin.address() as net.AddressInfo).port;
   proxy = await startHostProxy({
     allowed: [parseAllowedHost(`allowed.test:${port}`)],
-    resolve: (host) => (host.endsWith(".test") ? "127.0.0.1" : host),
+    lookup: async (host) => (host.endsWith(".test") ? "127.0.0.1" : host),
+    allowLocal: true,
   });
 });
 afterEach(async () => {
@@ -31,10 +32,14 @@ afterEach(async () => {
   await new Promise((resolve) => origin.close(resolve));
 });
 
-/** Sends raw bytes to the proxy's socket; resolves with everything it answered. */
-function exchange(request: string, after?: (answer: string, socket: net.Socket) => void): Promise<string> {
+/** Sends raw bytes to a proxy's socket; resolves with everything it answered. */
+function exchangeAt(
+  socketPath: string,
+  request: string,
+  after?: (answer: string, socket: net.Socket) => void,
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(proxy.socketPath);
+    const socket = net.connect(socketPath);
     let answer = "";
     socket.on("data", (chunk) => {
       answer += chunk.toString("utf8");
@@ -45,6 +50,9 @@ function exchange(request: string, after?: (answer: string, socket: net.Socket) 
     socket.write(request);
   });
 }
+
+const exchange = (request: string, after?: (answer: string, socket: net.Socket) => void) =>
+  exchangeAt(proxy.socketPath, request, after);
 
 it("tunnels CONNECT to an allowed host", async () => {
   let sent = false;
@@ -105,4 +113,46 @@ it("answers malformed requests and unreachable hosts with an error, and keeps se
     `GET http://allowed.test:${port}/ HTTP/1.1\r\nHost: allowed.test\r\nConnection: close\r\n\r\n`,
   );
   expect(again).toContain("back");
+});
+
+it("refuses an allowed name that resolves to a local address, and dials the address it checked", async () => {
+  const strict = await startHostProxy({
+    allowed: [parseAllowedHost(`allowed.test:${port}`), parseAllowedHost("metadata.test")],
+    lookup: async (host) => (host === "metadata.test" ? "169.254.169.254" : "127.0.0.1"),
+  });
+  try {
+    const exchangeWith = (request: string) => exchangeAt(strict.socketPath, request);
+    const loopback = await exchangeWith(`CONNECT allowed.test:${port} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(loopback).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+    expect(loopback).toContain(`it resolves to 127.0.0.1, a local address the proxy never connects to`);
+    const metadata = await exchangeWith(
+      "GET http://metadata.test/latest/meta-data/ HTTP/1.1\r\nHost: metadata.test\r\nConnection: close\r\n\r\n",
+    );
+    expect(metadata).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+    expect(metadata).toContain("it resolves to 169.254.169.254");
+    expect(seen).toEqual([]);
+    expect(strict.refusedSince(0).map((refusal) => refusal.host)).toEqual(["allowed.test", "metadata.test"]);
+  } finally {
+    strict.close();
+  }
+});
+
+it("answers a name that does not resolve with 502, not a refusal", async () => {
+  const failing = await startHostProxy({
+    allowed: [parseAllowedHost("nowhere.test")],
+    lookup: async () => {
+      throw new Error("getaddrinfo ENOTFOUND nowhere.test");
+    },
+  });
+  try {
+    const answer = await exchangeAt(
+      failing.socketPath,
+      "CONNECT nowhere.test:443 HTTP/1.1\r\nHost: x\r\n\r\n",
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 502 Bad Gateway\r\n/);
+    expect(answer).toContain("Cannot resolve nowhere.test: getaddrinfo ENOTFOUND");
+    expect(failing.refusedSince(0)).toEqual([]);
+  } finally {
+    failing.close();
+  }
 });

@@ -47,7 +47,8 @@ describe.runIf(probe.available && canShareNetwork() && curl)("sandbox.allowedHos
     // (the tool then finds it started).
     await startSharedNetwork(probe.available ? probe.bwrapPath : "", {
       allowedHosts: setup.sandbox?.allowedHosts ?? [],
-      resolve: (host) => (host.endsWith(".test") ? "127.0.0.1" : host),
+      lookup: async (host) => (host.endsWith(".test") ? "127.0.0.1" : host),
+      allowLocal: true,
     });
   });
   afterAll(async () => {
@@ -89,7 +90,7 @@ describe.runIf(probe.available && canShareNetwork() && curl)("sandbox.allowedHos
     const refused = await run(`curl -sSf --proxytunnel http://denied.test:${port}/secret`);
     expect(refused.isError).toBe(true);
     expect(refused.details?.sandboxFailure).toBe(
-      `it tried to reach denied.test:${port}, which sandbox.allowedHosts does not list (the sandbox's proxy refused)`,
+      `it tried to reach denied.test:${port} (it is not in sandbox.allowedHosts), and the sandbox's proxy refused`,
     );
     expect(refused.text).toMatch(/\[Sandbox\] This looks like a failure caused by the sandbox/);
     // A client that shows the refusal and exits 0 still gets the note.
@@ -97,7 +98,7 @@ describe.runIf(probe.available && canShareNetwork() && curl)("sandbox.allowedHos
     expect(shown.isError).toBeFalsy();
     expect(shown.text).toContain(`Bowline's sandbox refused other.test:${port}`);
     expect(shown.text).toContain(
-      `[Sandbox] The sandbox's proxy refused other.test:${port} (not in sandbox.allowedHosts)`,
+      `[Sandbox] The sandbox's proxy refused other.test:${port} (it is not in sandbox.allowedHosts)`,
     );
     // Around the proxy there is no way out: localhost is the namespace's own, not the host's.
     const direct = await run(`curl -sS --noproxy '*' --max-time 5 http://127.0.0.1:${port}/direct`);
