@@ -31,8 +31,8 @@ export interface PermissionSetup {
   /** One line for the person: how commands run (sandboxed, or why not). */
   sandboxNote: string;
   /**
-   * The note is news worth saying once when a task starts: the person chose a sandbox mode, or
-   * the default sandbox is unavailable here. A default sandbox that works goes unannounced.
+   * The note is news worth saying once when a task starts: the person chose a sandbox mode or
+   * allowed hosts, or the default sandbox is unavailable here. A default sandbox that works goes unannounced.
    */
   announceSandbox: boolean;
   /** Project settings ignored (a project cannot loosen the user's), one line each. */
@@ -72,7 +72,8 @@ export async function loadPermissionSetup(options: PermissionSetupOptions): Prom
   const settings = { ...loaded.settings, yolo: loaded.settings.yolo || options.yolo === true };
   const sandboxSettings = loaded.permissions.sandbox;
   const { sandbox, note } = chooseSandbox(sandboxSettings, availability, root, options.home);
-  const announceSandbox = sandboxSettings.mode !== undefined || !availability.available;
+  const announceSandbox =
+    sandboxSettings.mode !== undefined || sandboxSettings.allowedHosts.length > 0 || !availability.available;
   // The settings' rules, then the person's "approve always" answers in this workspace.
   const rules = [...loaded.permissions.rules, ...readRememberedRules(options.home, root)];
   const policyOptions: PermissionPolicyOptions = {

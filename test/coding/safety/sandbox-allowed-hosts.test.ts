@@ -69,6 +69,7 @@ describe.runIf(probe.available && canShareNetwork() && curl)("sandbox.allowedHos
   };
 
   it("says which hosts are reachable, to the person and to the model", async () => {
+    expect(setup.announceSandbox).toBe(true);
     expect(setup.sandboxNote).toBe(
       `Commands run in a workspace-write sandbox (bubblewrap): only the workspace and temp directories are writable, without network but for 1 allowed host(s) through a proxy (allowed.test:${port}).`,
     );
