@@ -150,6 +150,9 @@ export async function streamReply(
         case "usage":
           reply.usage = event.usage;
           break;
+        case "notice":
+          ui.say({ say: "notice", text: event.text });
+          break;
         case "done":
           reply.stopReason = event.stopReason;
           break;

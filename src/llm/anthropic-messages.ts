@@ -3,6 +3,7 @@
 import { BaseAnthropic } from "@anthropic-ai/sdk/client";
 import { Messages, type RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages/messages";
 import { anthropicRequestBody, toAnthropicRequest } from "./anthropic-request.js";
+import { withConsoleWarnings } from "./console-warnings.js";
 import { sdkClientOptions } from "./sdk-options.js";
 import { toErrorEvent, truncatedStreamEvent } from "./stream-error.js";
 import { parseToolArguments } from "./tool-arguments.js";
@@ -116,6 +117,7 @@ async function* streamReply(
   config: ModelConfig,
   request: LlmRequest,
   signal: AbortSignal,
+  warned: Set<string>,
 ): AsyncGenerator<LlmEvent> {
   if (signal.aborted) {
     yield { type: "done", stopReason: "aborted" };
@@ -124,7 +126,17 @@ async function* streamReply(
   const mapper = createEventMapper();
   try {
     const body = toAnthropicRequest(request, config);
-    const events = await client.messages.create(body, { signal, body: anthropicRequestBody(body) });
+    // The SDK warns of deprecated models on the console, which would write over a terminal UI:
+    // each warning becomes a notice instead, once per client.
+    const { value: created, warnings } = withConsoleWarnings(() =>
+      client.messages.create(body, { signal, body: anthropicRequestBody(body) }),
+    );
+    for (const text of warnings) {
+      if (warned.has(text)) continue;
+      warned.add(text);
+      yield { type: "notice", text };
+    }
+    const events = await created;
     for await (const event of events) yield* mapper.map(event);
     if (mapper.isFinished()) return;
   } catch (error) {
@@ -151,8 +163,9 @@ class MessagesClient extends BaseAnthropic {
 /** A client for Anthropic's Messages API, or a server speaking the same wire format. */
 export function createAnthropicMessagesClient(config: ModelConfig): ModelClient {
   const client = new MessagesClient(sdkClientOptions(config));
+  const warned = new Set<string>();
   return {
     config,
-    stream: (request, signal) => streamReply(client, config, request, signal),
+    stream: (request, signal) => streamReply(client, config, request, signal, warned),
   };
 }

@@ -141,6 +141,8 @@ export type LlmEvent =
       signature?: string;
     }
   | { type: "usage"; usage: LlmUsage }
+  /** Something the person should know about the request (the SDK warned of a deprecated model). */
+  | { type: "notice"; text: string }
   | { type: "done"; stopReason: StopReason }
   | {
       type: "error";

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { streamReply } from "../../src/agent/stream-reply.js";
 import { createUiMessageLog } from "../../src/agent/ui-messages.js";
 import type { LlmEvent } from "../../src/llm/types.js";
+import type { Event } from "../../src/protocol/index.js";
 
 async function* play(events: LlmEvent[]): AsyncGenerator<LlmEvent> {
   yield* events;
@@ -55,5 +56,26 @@ describe("streamReply", () => {
       { type: "reasoning", text: "", id: "rs_2", encrypted: "enc2" },
       { type: "tool_call", id: "c1", name: "read", input: {}, signature: "fc_1" },
     ]);
+  });
+
+  it("shows a notice from the adapter to the person, and keeps it out of the reply", async () => {
+    const events: Event[] = [];
+    const reply = await streamReply(
+      play([
+        { type: "notice", text: "The model 'old' is deprecated." },
+        { type: "text_delta", text: "answer" },
+        { type: "done", stopReason: "end_turn" },
+      ]),
+      createUiMessageLog((event) => events.push(event)),
+    );
+    expect(reply.content).toEqual([{ type: "text", text: "answer" }]);
+    const notices = events.flatMap((event) =>
+      event.type === "ui_message_added" &&
+      event.message.type === "say" &&
+      event.message.payload.say === "notice"
+        ? [event.message.payload.text]
+        : [],
+    );
+    expect(notices).toEqual(["The model 'old' is deprecated."]);
   });
 });

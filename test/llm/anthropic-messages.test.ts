@@ -1,5 +1,5 @@
 /** What the Anthropic adapter sends: asserted on the requests the fake server recorded. */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createAnthropicMessagesClient } from "../../src/llm/anthropic-messages.js";
 import type { LlmMessage, LlmRequest, ModelClient } from "../../src/llm/types.js";
 import {
@@ -188,5 +188,39 @@ describe("anthropic-messages requests", () => {
     const events = await collectEvents(client.stream(baseRequest([user]), new AbortController().signal));
     const signed = eventsOfType(events, "reasoning_delta").filter((event) => event.signature);
     expect(signed).toEqual([{ type: "reasoning_delta", text: "", signature: "sig_fake_1_0" }]);
+  });
+
+  it("turns the SDK's console warning of a deprecated model into one notice, and writes nothing", async () => {
+    server = await startFakeModelServer({ script: [{ text: "one" }, { text: "two" }] });
+    const client = createAnthropicMessagesClient({
+      provider: "anthropic",
+      wireFormat: "anthropic-messages",
+      // Deprecated in the SDK this project locks (its warning names the end-of-life date).
+      model: "claude-sonnet-4-5",
+      apiKey: API_KEY,
+      baseUrl: server.url,
+      maxRetries: 0,
+    });
+    const warn = vi.spyOn(console, "warn");
+    try {
+      const user: LlmMessage = { role: "user", content: [{ type: "text", text: "Hello" }] };
+      const first = await collectEvents(client.stream(baseRequest([user]), new AbortController().signal));
+      const notices = eventsOfType(first, "notice");
+      expect(notices).toHaveLength(1);
+      expect(notices[0]!.text).toMatch(
+        /^The model 'claude-sonnet-4-5' is deprecated and will reach end-of-life on .+ Please migrate/,
+      );
+      expect(
+        eventsOfType(first, "text_delta")
+          .map((event) => event.text)
+          .join(""),
+      ).toBe("one");
+      // Said once per client, not at every request.
+      const second = await collectEvents(client.stream(baseRequest([user]), new AbortController().signal));
+      expect(eventsOfType(second, "notice")).toEqual([]);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
