@@ -149,8 +149,16 @@ export function createKeyHandler(options: KeyHandlerOptions): (input: string, ke
     if (!input || key.ctrl || key.meta) return;
     if (!draft().text && /^[1-9]$/.test(input) && pickNumber(Number(input))) return;
     if (!draft().text && input === "n" && ask?.payload.ask === "mistake_limit") return controller.deny();
-    if (input.length > 1 && (/[\r\n]/.test(input) || pastedImagePath(input, options.cwd)))
-      return pasteText(input);
+    if (input.length > 1 && pastedImagePath(input, options.cwd)) return pasteText(input);
+    if (input.length > 1 && /[\r\n]/.test(input)) {
+      // One line and Enter in one chunk was typed ahead while the process was busy (at start-up,
+      // say): it is sent. Pastes come bracketed; a terminal without bracketed paste sends
+      // several lines as one chunk, and those are kept as a paste.
+      const typedAhead = /^([^\r\n]+)\r$/.exec(input)?.[1];
+      if (typedAhead === undefined) return pasteText(input);
+      model.edit(edit.insert(draft(), typedAhead));
+      return submit();
+    }
     model.edit(edit.insert(draft(), input));
   };
 

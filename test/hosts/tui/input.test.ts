@@ -54,6 +54,15 @@ describe("the input box", () => {
     expect(t.runs).toEqual([`why does this fail? ${log}`]);
   });
 
+  it("sends a line typed ahead with its Enter in one chunk, and keeps an unbracketed multi-line chunk as a paste", async () => {
+    t = mountTui();
+    await t.type("fix the failing test\r");
+    expect(t.runs).toEqual(["fix the failing test"]);
+    await t.type("a\rb\r");
+    expect(t.runs).toHaveLength(1);
+    expect(t.tui.input.get().draft.text).toBe("a\nb\n");
+  });
+
   it("inserts a small paste as text, and removes a placeholder with one Backspace", async () => {
     t = mountTui();
     await t.type(KEYS.pasteStart, "a\nb", KEYS.pasteEnd);
