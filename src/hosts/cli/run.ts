@@ -169,6 +169,7 @@ export async function runTaskCommand(
           prompt: first ? prompt : undefined,
           resume: stored,
           yolo: args.yes,
+          model: models.act.model,
           contextWindow: lookupModel(models.act.provider, models.act.model).info.contextWindow,
         });
         code = ran.code;

@@ -24,6 +24,8 @@ export interface RunTuiOptions {
   resume?: boolean;
   /** Shown in the status line (the core approves everything). */
   yolo?: boolean;
+  /** The model, shown in the status line before the task's first state says it. */
+  model?: string;
   /** The model's context window, for the status line and /context. */
   contextWindow?: number;
   /** More slash commands (a built-in of the same name is replaced). */
@@ -117,7 +119,10 @@ export interface TuiParts {
  * store and the controller (tests render the element with ink-testing-library).
  */
 export function createTui(options: RunTuiOptions & TuiParts) {
-  const store = createTuiStore({ contextWindow: options.contextWindow });
+  const store = createTuiStore({
+    contextWindow: options.contextWindow,
+    ...(options.model ? { model: options.model } : {}),
+  });
   const input = createInputModel();
   const controller = createTuiController({
     session: options.session,

@@ -119,4 +119,10 @@ describe("streaming", () => {
     await settle();
     expect(t.frame()).toMatch(/ACT .*ctx 20k\/200k · claude-test · \$0\.0123 · cache 90%/);
   });
+
+  it("names the model in the status line before the task has said anything", async () => {
+    t = mountTui({ contextWindow: 200_000, model: "claude-test" });
+    await settle();
+    expect(t.frame()).toMatch(/ACT .*ctx 0\/200k · claude-test/);
+  });
 });
