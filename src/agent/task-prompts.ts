@@ -37,7 +37,16 @@ export const skippedAfterCompletion =
   "Not run: the task was completed by an earlier call in the same response.";
 
 export const planModeRefusal = (tool: string): string =>
-  `Refused: ${tool} changes files or runs commands, and the task is in PLAN MODE, where you explore with read-only tools and propose a plan. Present your plan with attempt_completion, or ask the user (ask_followup_question) to switch to act mode if the change is needed now.`;
+  `Refused: ${tool} changes files or runs commands, and the task is in PLAN MODE, where you explore with read-only tools and propose a plan. Present your plan with plan_mode_respond (or attempt_completion if you do not have it), or ask the user (ask_followup_question) to switch to act mode if the change is needed now.`;
+
+export const actModeRefusal = (tool: string): string =>
+  `Refused: ${tool} is for PLAN MODE, and the task is in ACT MODE. Carry on with the task, and finish with attempt_completion.`;
+
+/** Told to the model with the next request after the person switches mode (or when a task starts in plan mode). */
+export const modeSwitched = (mode: "plan" | "act"): string =>
+  mode === "plan"
+    ? "[The user switched to PLAN MODE. Explore with read-only tools and do not change files or run commands that change anything. When you know enough, present your plan with plan_mode_respond (or attempt_completion if you do not have it), offering choices where the user should decide. The user switches back to ACT MODE to have it carried out.]"
+    : "[The user switched to ACT MODE. Carry out the task (and the plan agreed, if any) now; finish with attempt_completion.]";
 
 export const completionBeforeResults = (tools: readonly string[]): string =>
   `Refused: attempt_completion came in the same message as ${[...new Set(tools)].join(", ")}, whose results you have not seen yet. Check that those changes worked (e.g. run the tests), then call attempt_completion again.`;

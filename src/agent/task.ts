@@ -112,6 +112,8 @@ export function createTask(options: TaskOptions) {
   const usage: PricedUsage = { ...ZERO_USAGE, ...options.resume?.usage };
   let status: TaskStatus = "idle";
   let mode: TaskMode = options.mode ?? "act";
+  /** The mode the model was last told of (it assumes act mode until told otherwise). */
+  let toldMode: TaskMode = "act";
   let turns = options.resume?.turns ?? 0;
   const models = createTaskModels(options, () => mode);
 
@@ -262,6 +264,11 @@ export function createTask(options: TaskOptions) {
         return limit;
       }
       pending = [...pending, ...contextMeter()];
+      // The model learns of a mode switch with the next request (a task begun in plan mode too).
+      if (mode !== toldMode) {
+        pending = [...pending, { type: "text", text: prompts.modeSwitched(mode) }];
+        toldMode = mode;
+      }
       const reminder = focus?.reminder(turns + 1);
       if (reminder) pending = [...pending, { type: "text", text: reminder }];
       appendHistory({ role: "user", content: pending });
@@ -457,7 +464,7 @@ export function createTask(options: TaskOptions) {
     },
     /** Answers a pending ask (by its UI message id); false when no such ask is waiting. */
     answer: asks.answer,
-    /** Switches plan/act mode; takes effect from the next tool call. */
+    /** Switches plan/act mode: from the next tool call, and the model is told with its next request. */
     setMode(next: TaskMode): void {
       mode = next;
       setStatus(status);

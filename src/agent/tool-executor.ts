@@ -156,10 +156,16 @@ export function createToolExecutor(options: ToolExecutorOptions) {
 
     if (tool.prepare) await tool.prepare().catch(() => undefined);
     const planModeBlocks = tool.mutates && !(options.allowedInPlanMode?.(tool, input) ?? false);
-    if (planModeBlocks && options.getMode?.() === "plan") {
-      const refusal = prompts.planModeRefusal(tool.name);
-      options.ui.update(message, toolSay(tool.name, call.id, summary, input, "denied", refusal));
-      return errorOutcome(call.id, refusal, false);
+    const mode = options.getMode?.();
+    const wrongMode =
+      planModeBlocks && mode === "plan"
+        ? prompts.planModeRefusal(tool.name)
+        : tool.planModeOnly && mode === "act"
+          ? prompts.actModeRefusal(tool.name)
+          : undefined;
+    if (wrongMode !== undefined) {
+      options.ui.update(message, toolSay(tool.name, call.id, summary, input, "denied", wrongMode));
+      return errorOutcome(call.id, wrongMode, false);
     }
 
     const approval = await approve(tool, input, call);

@@ -15,6 +15,8 @@ export interface ToolContextInfo {
   /** e.g. `/bin/bash`, for `{{shell}}`. */
   shell: string;
   mode: "plan" | "act";
+  /** The person can switch plan/act mode during the task (an interactive host). */
+  modeCanChange?: boolean;
   supportsImages: boolean;
   browserAvailable: boolean;
   /** True when every tool call is approved without asking. */

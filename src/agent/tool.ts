@@ -45,6 +45,8 @@ export interface ToolHandler<I = any, D = unknown> {
   readonly inputSchema: $ZodType<I>;
   /** True when a call changes files, processes or anything outside Bowline. When unsure: true. */
   readonly mutates: boolean;
+  /** Only for PLAN MODE (presenting a plan): refused in act mode. */
+  readonly planModeOnly?: boolean;
   /** Which approval setting governs its calls. Default: `mutates ? "edit" : "read"`. */
   readonly category?: ApprovalCategory;
   /** The paths a call reads or writes, for the inside/outside-workspace rules. Default: `input.path`. */

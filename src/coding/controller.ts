@@ -229,6 +229,7 @@ export async function createTaskSession(options: TaskSessionOptions): Promise<Ta
     workspaceRoot: workspace.root,
     shell,
     mode: options.mode ?? "act",
+    modeCanChange: options.interactive,
     toolProtocol: options.toolProtocol,
     compact: options.compact,
     focusChain: options.focusChain,

@@ -32,6 +32,8 @@ export interface ToolOfferOptions {
   workspaceRoot: string;
   shell: string;
   mode: "plan" | "act";
+  /** The person can switch modes during the task (interactive hosts). */
+  modeCanChange?: boolean;
   /** Forces the protocol; default: the variant's. */
   toolProtocol?: "native" | "xml";
   compact?: boolean;
@@ -98,6 +100,7 @@ export function prepareToolOffer(options: ToolOfferOptions): PreparedToolOffer {
     os: `${platform()} ${release()}`,
     shell: options.shell,
     mode: options.mode,
+    modeCanChange: options.modeCanChange ?? false,
     supportsImages: options.supportsImages ?? false,
     browserAvailable: options.browserAvailable ?? false,
     yolo: options.yolo ?? false,

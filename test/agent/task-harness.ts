@@ -129,6 +129,9 @@ export interface HarnessOptions {
   systemPrompt?: string;
   limits?: TaskLimits;
   modelInfo?: { contextWindow: number; maxOutputTokens: number };
+  /** Tools besides the test tools. */
+  extraTools?: ToolHandler[];
+  mode?: "plan" | "act";
 }
 
 const servers: FakeModelServer[] = [];
@@ -153,7 +156,8 @@ export async function startHarness(
   const task = createTask({
     taskId: "task-1",
     model,
-    tools: options.noTools ? [] : createTestTools(log),
+    tools: options.noTools ? [] : [...createTestTools(log), ...(options.extraTools ?? [])],
+    mode: options.mode,
     condenseTool: options.condense ? createCondenseTool() : undefined,
     systemPrompt: options.systemPrompt ?? "You are under test.",
     policy: options.policy ?? createDefaultApprovalPolicy({ allowAll: false }),

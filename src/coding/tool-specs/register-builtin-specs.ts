@@ -15,7 +15,9 @@ export const BUILTIN_REQUIREMENTS: Readonly<Record<string, (ctx: ToolContextInfo
   browser_action: (ctx) => ctx.browserAvailable && ctx.supportsImages,
   use_skill: (ctx) => ctx.skills.length > 0,
   use_subagents: (ctx) => !ctx.isSubagent,
-  plan_mode_respond: (ctx) => ctx.mode === "plan",
+  // Offered in both modes where the person can switch: the tool list stays the same (and the
+  // prompt cache with it), and act mode refuses the call.
+  plan_mode_respond: (ctx) => ctx.mode === "plan" || (ctx.modeCanChange === true && !ctx.isSubagent),
 };
 
 /** Wording of the `compact` family: short, for small local models. Parameters keep their names and checks. */

@@ -26,6 +26,7 @@ export function createPlanModeRespondTool(): ToolHandler<PlanModeRespondInput, P
       "In PLAN MODE, present your plan or answer to the user once you have explored enough. The user replies or switches to act mode.",
     inputSchema: schema,
     mutates: false,
+    planModeOnly: true,
     category: "none",
     summarize: () => "plan_mode_respond",
     async execute(input) {

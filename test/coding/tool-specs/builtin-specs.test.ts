@@ -79,6 +79,16 @@ describe("registerBuiltinSpecs", () => {
     }
   });
 
+  it("offers plan_mode_respond in plan mode, and in act mode only where the person can switch modes", () => {
+    const offered = (info: ToolContextInfo) =>
+      registry.enabledSpecs(VARIANTS.native, info).some((spec) => spec.name === "plan_mode_respond");
+    expect(offered({ ...ctx, mode: "plan" })).toBe(true);
+    expect(offered(ctx)).toBe(false);
+    // An interactive host keeps one tool list in both modes (and the prompt cache with it).
+    expect(offered({ ...ctx, modeCanChange: true })).toBe(true);
+    expect(offered({ ...ctx, modeCanChange: true, isSubagent: true })).toBe(false);
+  });
+
   it("hides ask_followup_question in YOLO mode", () => {
     const yolo = registry.enabledSpecs(VARIANTS.native, { ...ctx, yolo: true }).map((s) => s.name);
     expect(yolo).not.toContain("ask_followup_question");
