@@ -127,7 +127,7 @@ export function createTuiController(options: TuiControllerOptions) {
     interrupt() {
       if (!busy) return;
       dispatch({ type: "abort" });
-      store.note("Stopped. Say what to do next.", "warning");
+      store.noteAfterLive("Stopped. Say what to do next.", "warning");
     },
     toggleMode() {
       dispatch({ type: "set_mode", mode: store.get().mode === "plan" ? "act" : "plan" });

@@ -62,6 +62,8 @@ export interface TuiStore {
   subscribe(listener: () => void): () => void;
   handle(event: Event): void;
   note(text: string, tone?: Tone): void;
+  /** A note about what is on screen now (it was stopped): shown after the messages still live. */
+  noteAfterLive(text: string, tone?: Tone): void;
   detail(title: string, lines: StyledLine[]): void;
   setQueued(queued: string[]): void;
   /** The open ask was answered here: hide it without waiting for the core's state event. */
@@ -106,21 +108,32 @@ export function createTuiStore(initial?: Partial<TuiState>): TuiStore {
   };
 
   const commit = (items: ConversationItem[]) => set({ committed: [...state.committed, ...items] });
-  const note = (text: string, tone: Tone = "info") =>
-    commit([{ key: `note-${++counter}`, kind: "note", text, tone }]);
+  const noteItem = (text: string, tone: Tone): ConversationItem => ({
+    key: `note-${++counter}`,
+    kind: "note",
+    text,
+    tone,
+  });
+  const note = (text: string, tone: Tone = "info") => commit([noteItem(text, tone)]);
+  /** Notes waiting for the live messages to reach the scrollback first. */
+  let afterLive: ConversationItem[] = [];
 
-  /** Moves the finished messages at the head of `live` to the scrollback. */
+  /** Moves the finished messages at the head of `live` to the scrollback (then waiting notes). */
   const commitFinished = (): Partial<TuiState> => {
     let count = 0;
     while (count < state.live.length && isFinal(state.live[count]!)) count++;
-    if (count === 0) return {};
+    if (count === 0 && (state.live.length > 0 || afterLive.length === 0)) return {};
     const moved = state.live.slice(0, count);
     for (const message of moved) committedIds.add(message.id);
+    const live = state.live.slice(count);
+    const notes = live.length === 0 ? afterLive : [];
+    if (live.length === 0) afterLive = [];
     return {
-      live: state.live.slice(count),
+      live,
       committed: [
         ...state.committed,
         ...moved.map((message): ConversationItem => ({ key: message.id, kind: "message", message })),
+        ...notes,
       ],
     };
   };
@@ -136,7 +149,10 @@ export function createTuiStore(initial?: Partial<TuiState>): TuiStore {
     if (committedIds.has(message.id)) return;
     const index = state.live.findIndex((m) => m.id === message.id);
     if (message.discarded) {
-      if (index >= 0) set({ live: state.live.filter((m) => m.id !== message.id) });
+      if (index >= 0) {
+        state = { ...state, live: state.live.filter((m) => m.id !== message.id) };
+        set(commitFinished());
+      }
       return;
     }
     const live =
@@ -198,6 +214,10 @@ export function createTuiStore(initial?: Partial<TuiState>): TuiStore {
       }
     },
     note,
+    noteAfterLive(text, tone = "info") {
+      if (state.live.length === 0) return note(text, tone);
+      afterLive.push(noteItem(text, tone));
+    },
     detail(title, lines) {
       commit([{ key: `detail-${++counter}`, kind: "detail", title, lines }]);
     },

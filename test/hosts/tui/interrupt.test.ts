@@ -9,15 +9,19 @@ describe("interrupts", () => {
   it("Esc stops the running step and leaves the input ready for what to do next", async () => {
     t = mountTui({ prompt: "Run the tests" });
     t.state("running");
-    t.say({ say: "text", text: "Running them now" }, { partial: true });
+    const streaming = t.say({ say: "text", text: "Running them now" }, { partial: true });
     await settle();
     expect(t.frame()).toContain("working · Esc to stop");
     await t.type(KEYS.escape);
     expect(t.dispatched).toEqual([{ type: "abort" }]);
-    expect(t.frame()).toContain("! Stopped. Say what to do next.");
+    // The core ends the stopped stream, then the task: the note comes after what was stopped.
+    t.update(streaming, { say: "text", text: "Running them now, and" });
     t.state("aborted");
     await settle();
-    expect(t.frame()).toContain("stopped · type to go on");
+    const frame = t.frame();
+    expect(frame).toContain("! Stopped. Say what to do next.");
+    expect(frame.indexOf("Running them now, and")).toBeLessThan(frame.indexOf("! Stopped."));
+    expect(frame).toContain("stopped · type to go on");
     await t.type("only run the unit tests", KEYS.enter);
     expect(t.dispatched[1]).toEqual({ type: "send_message", text: "only run the unit tests" });
   });
