@@ -6,13 +6,9 @@ export function withConsoleWarnings<T>(run: () => T): { value: T; warnings: stri
   const warnings: string[] = [];
   const original = console.warn;
   console.warn = (...args: unknown[]) => {
-    warnings.push(
-      args
-        .map(String)
-        .join(" ")
-        .replace(/\s*\n\s*/g, " ")
-        .trim(),
-    );
+    // One line: a line break that ended a sentence without a full stop gets one.
+    const text = args.map(String).join(" ").trim();
+    warnings.push(text.replace(/([^.!?:;,])[ \t]*\n\s*/g, "$1. ").replace(/\s*\n\s*/g, " "));
   };
   try {
     return { value: run(), warnings };

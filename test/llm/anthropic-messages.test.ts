@@ -208,7 +208,7 @@ describe("anthropic-messages requests", () => {
       const notices = eventsOfType(first, "notice");
       expect(notices).toHaveLength(1);
       expect(notices[0]!.text).toMatch(
-        /^The model 'claude-sonnet-4-5' is deprecated and will reach end-of-life on .+ Please migrate/,
+        /^The model 'claude-sonnet-4-5' is deprecated and will reach end-of-life on [^\n]+\d{4}\. Please migrate/,
       );
       expect(
         eventsOfType(first, "text_delta")
