@@ -26,6 +26,8 @@ describe("the line-mode interactive host", () => {
     const { s, run } = await runInteractive("y\n");
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("Allow write_to_file NOTE.md?");
+    // What it will write is shown before the question.
+    expect(run.stderr).toMatch(/ {2}│ hello\nAllow write_to_file NOTE\.md\?/);
     expect(readFileSync(join(s.repo, "NOTE.md"), "utf8")).toBe("hello\n");
     expect(run.stdout).toContain("▶ Task: Write a note.");
     expect(run.stdout).toContain("✓ write_to_file NOTE.md");

@@ -19,7 +19,8 @@ export function createLineModeHost() {
       const payload = event.message.payload;
       let question: string;
       if (payload.ask === "tool_approval") {
-        question = `Allow ${payload.summary}? [y]es / [n]o / or type feedback: `;
+        const details = approvalDetails(payload.input);
+        question = `${details ? `\n${details}\n` : ""}Allow ${payload.summary}? [y]es / [n]o / or type feedback: `;
       } else if (payload.ask === "followup") {
         const options = payload.options?.map((option, i) => `  ${i + 1}. ${option}`).join("\n");
         question = `\n? ${payload.question}\n${options ? `${options}\n` : ""}> `;
@@ -60,4 +61,25 @@ function toCommand(askId: string, kind: string, answer: string, options?: string
   return answer
     ? { type: "answer", askId, response: "message", text: answer }
     : { type: "answer", askId, response: "deny" };
+}
+
+/** Lines of a call's input shown at most, so a whole file does not scroll the question away. */
+const MAX_DETAIL_LINES = 40;
+
+/**
+ * What an approval is for, shown above the question: the command, the edit's SEARCH/REPLACE
+ * blocks or patch, the new file's content, or the input as JSON; long ones are cut.
+ */
+export function approvalDetails(input: unknown): string {
+  const fields = (input ?? {}) as Record<string, unknown>;
+  const command = fields.command;
+  if (typeof command === "string") return `  $ ${command}`;
+  const body = ["diff", "input", "content"]
+    .map((key) => fields[key])
+    .find((value) => typeof value === "string");
+  const text = typeof body === "string" ? body : (JSON.stringify(input, null, 2) ?? "");
+  const lines = text.replace(/\n$/, "").split("\n");
+  const shown = lines.slice(0, MAX_DETAIL_LINES).map((line) => `  │ ${line}`);
+  if (lines.length > MAX_DETAIL_LINES) shown.push(`  │ … ${lines.length - MAX_DETAIL_LINES} more lines`);
+  return shown.join("\n");
 }
