@@ -5,7 +5,7 @@
  */
 import type { ModelClient, ModelInfo, ModelPrices } from "../llm/types.js";
 import type { SessionJournal } from "./journal.js";
-import type { TaskMode } from "./task.js";
+import type { TaskMode } from "./task-mode.js";
 
 /** What the context manager assumes of a model the catalogue does not know. */
 export const DEFAULT_MODEL_WINDOW = { contextWindow: 128_000, maxOutputTokens: 8192 };

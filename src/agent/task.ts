@@ -14,6 +14,7 @@ import { type AskAnswer, createAskChannel } from "./task-asks.js";
 import { runPromptHooks } from "./task-hooks.js";
 import { createInterjections } from "./task-interjections.js";
 import { createTaskGuard } from "./task-mistakes.js";
+import { createTaskMode, type TaskMode } from "./task-mode.js";
 import { createTaskModels } from "./task-models.js";
 import { createTaskOffer } from "./task-offer.js";
 import * as prompts from "./task-prompts.js";
@@ -80,7 +81,7 @@ export interface TaskOptions {
   resume?: StoredSession & { turns?: number; usage?: PricedUsage; taskText?: string };
 }
 
-export type TaskMode = "plan" | "act";
+export type { TaskMode };
 
 export type TaskOutcome =
   | { status: "completed"; result: string }
@@ -111,11 +112,9 @@ export function createTask(options: TaskOptions) {
   let controller = new AbortController();
   const usage: PricedUsage = { ...ZERO_USAGE, ...options.resume?.usage };
   let status: TaskStatus = "idle";
-  let mode: TaskMode = options.mode ?? "act";
-  /** The mode the model was last told of (it assumes act mode until told otherwise). */
-  let toldMode: TaskMode = "act";
+  const mode = createTaskMode(options.mode);
   let turns = options.resume?.turns ?? 0;
-  const models = createTaskModels(options, () => mode);
+  const models = createTaskModels(options, () => mode.current);
 
   const setStatus = (next: TaskStatus) => {
     status = next;
@@ -125,7 +124,7 @@ export function createTask(options: TaskOptions) {
       status,
       usage: { ...usage },
       model: models.current().client.config.model,
-      mode,
+      mode: mode.current,
     });
   };
 
@@ -164,7 +163,7 @@ export function createTask(options: TaskOptions) {
     get signal() {
       return controller.signal;
     },
-    getMode: () => mode,
+    getMode: () => mode.current,
     beforeMutation: options.beforeMutation,
     // A subagent's requests count in the task's totals, and its budget.
     spentUsage: (spent) => {
@@ -263,12 +262,7 @@ export function createTask(options: TaskOptions) {
         keepToolResults(pending);
         return limit;
       }
-      pending = [...pending, ...contextMeter()];
-      // The model learns of a mode switch with the next request (a task begun in plan mode too).
-      if (mode !== toldMode) {
-        pending = [...pending, { type: "text", text: prompts.modeSwitched(mode) }];
-        toldMode = mode;
-      }
+      pending = [...pending, ...contextMeter(), ...mode.takeNote()];
       const reminder = focus?.reminder(turns + 1);
       if (reminder) pending = [...pending, { type: "text", text: reminder }];
       appendHistory({ role: "user", content: pending });
@@ -466,11 +460,11 @@ export function createTask(options: TaskOptions) {
     answer: asks.answer,
     /** Switches plan/act mode: from the next tool call, and the model is told with its next request. */
     setMode(next: TaskMode): void {
-      mode = next;
+      mode.set(next);
       setStatus(status);
     },
     get mode(): TaskMode {
-      return mode;
+      return mode.current;
     },
     /**
      * Switches the act-mode model from the next request on (a plan-mode model, if the task has

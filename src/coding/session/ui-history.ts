@@ -1,4 +1,5 @@
 import type { UiJournalRecord } from "../../agent/journal.js";
+import { addUsage, ZERO_USAGE } from "../../agent/task-util.js";
 import type { UiMessage, Usage } from "../../protocol/index.js";
 
 /** How a task stands, as far as its UI messages tell. */
@@ -38,20 +39,15 @@ export function uiCountsAt(records: readonly UiJournalRecord[], times: readonly 
   return counts;
 }
 
-/** The sum of the usage of every finished model request (`api_request` messages). */
+/** The sum of the usage of every finished model request, a subagent's included. */
 export function usageTotals(messages: readonly UiMessage[]): Usage {
-  const total: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  const total: Usage = { ...ZERO_USAGE };
   for (const message of messages) {
     if (message.type !== "say" || message.partial) continue;
     // Model requests, and the tool calls that made requests of their own (subagents).
     const payload = message.payload;
     const usage = payload.say === "api_request" || payload.say === "tool" ? payload.usage : undefined;
-    if (!usage) continue;
-    total.inputTokens += usage.inputTokens;
-    total.outputTokens += usage.outputTokens;
-    total.cacheReadTokens += usage.cacheReadTokens;
-    total.cacheWriteTokens += usage.cacheWriteTokens;
-    if (usage.costUsd !== undefined) total.costUsd = (total.costUsd ?? 0) + usage.costUsd;
+    if (usage) addUsage(total, usage);
   }
   return total;
 }

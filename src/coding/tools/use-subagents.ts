@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { addUsage, ZERO_USAGE } from "../../agent/task-util.js";
 import type { ToolHandler, ToolResult } from "../../agent/tool.js";
 
 const prompt = (n: number) =>
@@ -70,19 +71,8 @@ export function createUseSubagentsTool(
 
 /** The usage of several runs together (the cost once any of them is priced). */
 export function totalUsage(runs: readonly SubagentRun[]): SubagentRun["usage"] {
-  const total: SubagentRun["usage"] = {
-    inputTokens: 0,
-    outputTokens: 0,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
-  };
-  for (const { usage } of runs) {
-    total.inputTokens += usage.inputTokens;
-    total.outputTokens += usage.outputTokens;
-    total.cacheReadTokens += usage.cacheReadTokens;
-    total.cacheWriteTokens += usage.cacheWriteTokens;
-    if (usage.costUsd !== undefined) total.costUsd = (total.costUsd ?? 0) + usage.costUsd;
-  }
+  const total: SubagentRun["usage"] = { ...ZERO_USAGE };
+  for (const { usage } of runs) addUsage(total, usage);
   return total;
 }
 
